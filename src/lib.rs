@@ -1,0 +1,15 @@
+//! `xq`: a Xiangqi engine and WXF repetition referee. This crate root lists the modules, from the
+//! board types up.
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod attacks;
+pub mod bitboard;
+pub mod fen;
+pub mod movegen;
+pub mod moves;
+pub mod perft;
+pub mod piece;
+pub mod position;
+pub mod square;
+pub mod zobrist;

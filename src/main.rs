@@ -1,0 +1,73 @@
+//! The `xq` command line: `perft` now; the protocol loop, bench, referee and match come later.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+use std::time::Instant;
+use xq::fen;
+use xq::perft;
+
+#[derive(Parser)]
+#[command(name = "xq", version, about = "Xiangqi engine and WXF repetition referee")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaf nodes of the legal move tree to DEPTH plies.
+    Perft {
+        /// Depth in plies.
+        depth: u32,
+        /// Start from this FEN instead of the start position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Print one `move: count` line per root move.
+        #[arg(long)]
+        divide: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        None => {
+            println!("xq: Xiangqi engine and WXF referee");
+            println!("The engine protocol loop (UCCI/UCI) is not built yet. Available now:");
+            println!("  xq perft DEPTH [--fen FEN] [--divide]");
+            println!("Run `xq --help` for details.");
+            ExitCode::SUCCESS
+        }
+        Some(Command::Perft { depth, fen: fen_text, divide }) => {
+            let text = fen_text.as_deref().unwrap_or(fen::START_FEN);
+            let pos = match fen::parse_lenient(text) {
+                Ok((pos, warnings)) => {
+                    for w in warnings {
+                        eprintln!("warning: {w}");
+                    }
+                    pos
+                }
+                Err(e) => {
+                    eprintln!("error: bad FEN {text:?}: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let start = Instant::now();
+            let nodes = if divide {
+                let mut total = 0;
+                for (m, n) in perft::divide(&pos, depth) {
+                    println!("{m}: {n}");
+                    total += n;
+                }
+                total
+            } else {
+                perft::perft(&pos, depth)
+            };
+            let elapsed = start.elapsed();
+            let ms = elapsed.as_millis();
+            let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
+            println!("nodes {nodes} time {ms} nps {nps}");
+            ExitCode::SUCCESS
+        }
+    }
+}
