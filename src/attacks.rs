@@ -119,13 +119,19 @@ fn file_pattern(occ: u128, file: usize) -> usize {
 }
 
 #[inline(always)]
-fn line_attacks(sq: Square, occ: Bitboard, rank_table: &[u16; 4608], file_table: &[u16; 10240]) -> Bitboard {
+fn line_attacks(
+    sq: Square,
+    occ: Bitboard,
+    rank_table: &[u16; 4608],
+    file_table: &[u16; 10240],
+) -> Bitboard {
     let s = sq.index();
     let file = s % 9;
     let rank = s / 9;
     let rank_occ = (occ.0 >> (rank * 9)) as usize & 0x1ff;
     let along_rank = (rank_table[file * 512 + rank_occ] as u128) << (rank * 9);
-    let along_file = FILE_SCATTER[file_table[rank * 1024 + file_pattern(occ.0, file)] as usize] << file;
+    let along_file =
+        FILE_SCATTER[file_table[rank * 1024 + file_pattern(occ.0, file)] as usize] << file;
     Bitboard(along_rank | along_file)
 }
 
@@ -155,7 +161,11 @@ pub fn between(a: Square, b: Square) -> Bitboard {
 // Leaper and step tables.
 
 const fn bit(f: i32, r: i32) -> u128 {
-    if f >= 0 && f < 9 && r >= 0 && r < 10 { 1u128 << (r * 9 + f) } else { 0 }
+    if f >= 0 && f < 9 && r >= 0 && r < 10 {
+        1u128 << (r * 9 + f)
+    } else {
+        0
+    }
 }
 
 const RED_PALACE: u128 = Bitboard::RED_PALACE.0;
@@ -202,7 +212,11 @@ static ELEPHANT_STEPS: [[(u128, u128); 4]; 90] = {
     let mut s = 0;
     while s < 90 {
         let (f, r) = ((s % 9) as i32, (s / 9) as i32);
-        let side = if s < 45 { Bitboard::RED_SIDE.0 } else { Bitboard::BLACK_SIDE.0 };
+        let side = if s < 45 {
+            Bitboard::RED_SIDE.0
+        } else {
+            Bitboard::BLACK_SIDE.0
+        };
         let mut d = 0;
         while d < 4 {
             let (df, dr) = dirs[d];
@@ -266,8 +280,18 @@ static PAWN_STEPS: [[u128; 90]; 2] = {
     let mut s = 0;
     while s < 90 {
         let (f, r) = ((s % 9) as i32, (s / 9) as i32);
-        t[0][s] = bit(f, r + 1) | if s >= 45 { bit(f + 1, r) | bit(f - 1, r) } else { 0 };
-        t[1][s] = bit(f, r - 1) | if s < 45 { bit(f + 1, r) | bit(f - 1, r) } else { 0 };
+        t[0][s] = bit(f, r + 1)
+            | if s >= 45 {
+                bit(f + 1, r) | bit(f - 1, r)
+            } else {
+                0
+            };
+        t[1][s] = bit(f, r - 1)
+            | if s < 45 {
+                bit(f + 1, r) | bit(f - 1, r)
+            } else {
+                0
+            };
         s += 1;
     }
     t
@@ -459,8 +483,21 @@ pub mod reference {
     pub fn horse(sq: Square, occ: Bitboard) -> Bitboard {
         let (f, r) = coords(sq);
         let mut out = Bitboard::EMPTY;
-        for (df, dr) in [(1i32, 2i32), (-1, 2), (1, -2), (-1, -2), (2, 1), (2, -1), (-2, 1), (-2, -1)] {
-            let leg = if dr.abs() == 2 { on(f, r + dr / 2) } else { on(f + df / 2, r) };
+        for (df, dr) in [
+            (1i32, 2i32),
+            (-1, 2),
+            (1, -2),
+            (-1, -2),
+            (2, 1),
+            (2, -1),
+            (-2, 1),
+            (-2, -1),
+        ] {
+            let leg = if dr.abs() == 2 {
+                on(f, r + dr / 2)
+            } else {
+                on(f + df / 2, r)
+            };
             if let (Some(leg), Some(t)) = (leg, on(f + df, r + dr))
                 && !occ.has(leg)
             {
@@ -520,7 +557,11 @@ mod tests {
         for occ in sample_occupancies(300) {
             for sq in Square::all() {
                 assert_eq!(rook_attacks(sq, occ), reference::rook(sq, occ), "rook {sq}");
-                assert_eq!(cannon_attacks(sq, occ), reference::cannon(sq, occ), "cannon {sq}");
+                assert_eq!(
+                    cannon_attacks(sq, occ),
+                    reference::cannon(sq, occ),
+                    "cannon {sq}"
+                );
             }
         }
     }
@@ -529,13 +570,21 @@ mod tests {
     fn leapers_match_reference() {
         for occ in sample_occupancies(60) {
             for sq in Square::all() {
-                assert_eq!(horse_attacks(sq, occ), reference::horse(sq, occ), "horse {sq}");
+                assert_eq!(
+                    horse_attacks(sq, occ),
+                    reference::horse(sq, occ),
+                    "horse {sq}"
+                );
                 assert_eq!(
                     horse_attackers_to(sq, occ),
                     reference::horse_attackers(sq, occ),
                     "horse attackers {sq}"
                 );
-                assert_eq!(elephant_attacks(sq, occ), reference::elephant(sq, occ), "elephant {sq}");
+                assert_eq!(
+                    elephant_attacks(sq, occ),
+                    reference::elephant(sq, occ),
+                    "elephant {sq}"
+                );
             }
         }
         for sq in Square::all() {
@@ -543,7 +592,9 @@ mod tests {
             assert_eq!(advisor_attacks(sq), reference::advisor(sq));
             for c in Color::ALL {
                 assert_eq!(pawn_attacks(c, sq), reference::pawn(c, sq));
-                let sources: Bitboard = Square::all().filter(|&p| reference::pawn(c, p).has(sq)).collect();
+                let sources: Bitboard = Square::all()
+                    .filter(|&p| reference::pawn(c, p).has(sq))
+                    .collect();
                 assert_eq!(pawn_attackers_to(c, sq), sources);
             }
         }

@@ -35,13 +35,11 @@ impl Bitboard {
     /// Rank 0.
     pub const RANK_0: Bitboard = Bitboard(0x1ff);
     /// Red's palace (d0–f2).
-    pub const RED_PALACE: Bitboard = Bitboard(
-        (0b111u128 << 3) | (0b111u128 << 12) | (0b111u128 << 21),
-    );
+    pub const RED_PALACE: Bitboard =
+        Bitboard((0b111u128 << 3) | (0b111u128 << 12) | (0b111u128 << 21));
     /// Black's palace (d7–f9).
-    pub const BLACK_PALACE: Bitboard = Bitboard(
-        (0b111u128 << 66) | (0b111u128 << 75) | (0b111u128 << 84),
-    );
+    pub const BLACK_PALACE: Bitboard =
+        Bitboard((0b111u128 << 66) | (0b111u128 << 75) | (0b111u128 << 84));
 
     /// The set holding only `sq`.
     #[inline]

@@ -44,16 +44,29 @@ impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FenError::Empty => write!(f, "empty FEN"),
-            FenError::RowCount(n) => write!(f, "the board has {n} rows; a FEN board has 10 separated by '/'"),
+            FenError::RowCount(n) => write!(
+                f,
+                "the board has {n} rows; a FEN board has 10 separated by '/'"
+            ),
             FenError::RowWidth { row, width } => {
-                write!(f, "row {row} (rank {}) describes {width} points instead of 9", 10 - row)
+                write!(
+                    f,
+                    "row {row} (rank {}) describes {width} points instead of 9",
+                    10 - row
+                )
             }
             FenError::BadBoardChar { row, ch } => {
-                write!(f, "row {row} (rank {}) has {ch:?}, which is not a piece letter or digit 1-9", 10 - row)
+                write!(
+                    f,
+                    "row {row} (rank {}) has {ch:?}, which is not a piece letter or digit 1-9",
+                    10 - row
+                )
             }
             FenError::BadSide(s) => write!(f, "side to move {s:?} is not w, r or b"),
             FenError::BadCounter(s) => write!(f, "move counter {s:?} is not a number"),
-            FenError::TrailingFields(s) => write!(f, "unexpected text after the move counters: {s:?}"),
+            FenError::TrailingFields(s) => {
+                write!(f, "unexpected text after the move counters: {s:?}")
+            }
             FenError::Position(e) => write!(f, "impossible position: {e}"),
         }
     }
@@ -78,7 +91,10 @@ pub fn parse_lenient(text: &str) -> Result<(Position, Vec<PositionError>), FenEr
     parse_with(text, Validation::Lenient)
 }
 
-fn parse_with(text: &str, validation: Validation) -> Result<(Position, Vec<PositionError>), FenError> {
+fn parse_with(
+    text: &str,
+    validation: Validation,
+) -> Result<(Position, Vec<PositionError>), FenError> {
     let mut fields = text.split_ascii_whitespace();
     let board_text = fields.next().ok_or(FenError::Empty)?;
     let rows: Vec<&str> = board_text.split('/').collect();
@@ -105,7 +121,10 @@ fn parse_with(text: &str, validation: Validation) -> Result<(Position, Vec<Posit
             }
         }
         if file != 9 {
-            return Err(FenError::RowWidth { row: i + 1, width: file });
+            return Err(FenError::RowWidth {
+                row: i + 1,
+                width: file,
+            });
         }
     }
     let side = match fields.next() {
@@ -129,7 +148,9 @@ fn parse_with(text: &str, validation: Validation) -> Result<(Position, Vec<Posit
     if rest.len() > 2 {
         return Err(FenError::TrailingFields(rest[2..].join(" ")));
     }
-    Ok(Position::from_board(board, side, halfmoves, fullmoves, validation)?)
+    Ok(Position::from_board(
+        board, side, halfmoves, fullmoves, validation,
+    )?)
 }
 
 /// Writes the position as FEN (`w`/`b`, `- -`, both counters).
@@ -186,17 +207,50 @@ mod tests {
         let cases = [
             ("", FenError::Empty),
             ("9/9/9", FenError::RowCount(3)),
-            ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w", FenError::RowWidth { row: 10, width: 8 }),
-            ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNRR w", FenError::RowWidth { row: 10, width: 10 }),
-            ("rnbakabnr/9/1c5c1/p1p1x1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", FenError::BadBoardChar { row: 4, ch: 'x' }),
-            ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x", FenError::BadSide("x".into())),
-            ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - z 1", FenError::BadCounter("z".into())),
-            ("rnbaqabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", FenError::BadBoardChar { row: 1, ch: 'q' }),
-            ("rnba1abnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", FenError::Position(PositionError::MissingKing(Color::Black))),
-            ("4k4/9/9/9/9/9/9/9/9/4K4 w", FenError::Position(PositionError::FacingKings)),
-            ("3k5/9/9/9/9/9/9/9/9/3KR4 w", FenError::Position(PositionError::FacingKings)),
-            ("3k4R/9/9/9/9/9/9/9/9/4K4 w", FenError::Position(PositionError::OpponentInCheck(Color::Black))),
-            ("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1 x", FenError::TrailingFields("x".into())),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w",
+                FenError::RowWidth { row: 10, width: 8 },
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNRR w",
+                FenError::RowWidth { row: 10, width: 10 },
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1x1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+                FenError::BadBoardChar { row: 4, ch: 'x' },
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x",
+                FenError::BadSide("x".into()),
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - z 1",
+                FenError::BadCounter("z".into()),
+            ),
+            (
+                "rnbaqabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+                FenError::BadBoardChar { row: 1, ch: 'q' },
+            ),
+            (
+                "rnba1abnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+                FenError::Position(PositionError::MissingKing(Color::Black)),
+            ),
+            (
+                "4k4/9/9/9/9/9/9/9/9/4K4 w",
+                FenError::Position(PositionError::FacingKings),
+            ),
+            (
+                "3k5/9/9/9/9/9/9/9/9/3KR4 w",
+                FenError::Position(PositionError::FacingKings),
+            ),
+            (
+                "3k4R/9/9/9/9/9/9/9/9/4K4 w",
+                FenError::Position(PositionError::OpponentInCheck(Color::Black)),
+            ),
+            (
+                "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1 x",
+                FenError::TrailingFields("x".into()),
+            ),
         ];
         for (text, expected) in cases {
             assert_eq!(parse(text).err(), Some(expected), "{text}");
@@ -208,12 +262,27 @@ mod tests {
     fn unreachable_pieces() {
         // A black pawn behind its start rank (as in one WXF diagram): strict rejects, lenient warns.
         let fen = "3k5/8p/9/9/9/9/9/9/9/4K4 w";
-        assert!(matches!(parse(fen), Err(FenError::Position(PositionError::Unreachable(..)))));
+        assert!(matches!(
+            parse(fen),
+            Err(FenError::Position(PositionError::Unreachable(..)))
+        ));
         let (_, warnings) = parse_lenient(fen).unwrap();
         assert_eq!(warnings.len(), 1);
-        assert!(parse("3k5/9/9/9/9/9/9/9/9/B3K4 w").is_err(), "elephant on a0");
-        assert!(parse("3k5/9/9/9/9/9/9/9/4A4/4K4 w").is_ok(), "advisor on e1");
-        assert!(parse("3k5/9/9/9/9/9/9/9/3A5/4K4 w").is_err(), "advisor on d1");
-        assert!(parse("3k5/9/9/9/9/9/9/9/9/2K6 w").is_err(), "king outside palace");
+        assert!(
+            parse("3k5/9/9/9/9/9/9/9/9/B3K4 w").is_err(),
+            "elephant on a0"
+        );
+        assert!(
+            parse("3k5/9/9/9/9/9/9/9/4A4/4K4 w").is_ok(),
+            "advisor on e1"
+        );
+        assert!(
+            parse("3k5/9/9/9/9/9/9/9/3A5/4K4 w").is_err(),
+            "advisor on d1"
+        );
+        assert!(
+            parse("3k5/9/9/9/9/9/9/9/9/2K6 w").is_err(),
+            "king outside palace"
+        );
     }
 }

@@ -7,7 +7,11 @@ use xq::fen;
 use xq::perft;
 
 #[derive(Parser)]
-#[command(name = "xq", version, about = "Xiangqi engine and WXF repetition referee")]
+#[command(
+    name = "xq",
+    version,
+    about = "Xiangqi engine and WXF repetition referee"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -38,7 +42,11 @@ fn main() -> ExitCode {
             println!("Run `xq --help` for details.");
             ExitCode::SUCCESS
         }
-        Some(Command::Perft { depth, fen: fen_text, divide }) => {
+        Some(Command::Perft {
+            depth,
+            fen: fen_text,
+            divide,
+        }) => {
             let text = fen_text.as_deref().unwrap_or(fen::START_FEN);
             let pos = match fen::parse_lenient(text) {
                 Ok((pos, warnings)) => {

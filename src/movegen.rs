@@ -64,7 +64,10 @@ fn king_shield(pos: &Position) -> KingShield {
     for p in first & cannons {
         open_cannon_lines |= between(k, p);
     }
-    KingShield { shields: shields & ours, open_cannon_lines }
+    KingShield {
+        shields: shields & ours,
+        open_cannon_lines,
+    }
 }
 
 /// Receives generated moves.
@@ -124,7 +127,10 @@ fn generate_into<S: Sink>(pos: &Position, gen_type: GenType, sink: &mut S) {
     };
     let in_check = pos.in_check();
     let shield = if in_check {
-        KingShield { shields: Bitboard::FULL, open_cannon_lines: Bitboard::FULL }
+        KingShield {
+            shields: Bitboard::FULL,
+            open_cannon_lines: Bitboard::FULL,
+        }
     } else {
         king_shield(pos)
     };

@@ -55,7 +55,10 @@ impl Move {
     /// Parses coordinate text in the given rank convention. Accepts either case and an optional `-`
     /// between the squares (`H2-E2`, as in ICCS game records).
     pub fn parse(text: &str, ranks: RankStyle) -> Result<Move, MoveTextError> {
-        let err = |kind| MoveTextError { text: text.to_string(), kind };
+        let err = |kind| MoveTextError {
+            text: text.to_string(),
+            kind,
+        };
         if !text.is_ascii() {
             return Err(err(MoveTextErrorKind::NotAscii));
         }
@@ -75,7 +78,8 @@ impl Move {
 
 fn parse_square(b: &[u8], ranks: RankStyle) -> Result<(Square, &[u8]), MoveTextErrorKind> {
     let (&f, rest) = b.split_first().ok_or(MoveTextErrorKind::TooShort)?;
-    let file = File::new(f.to_ascii_lowercase().wrapping_sub(b'a')).ok_or(MoveTextErrorKind::BadFile(f as char))?;
+    let file = File::new(f.to_ascii_lowercase().wrapping_sub(b'a'))
+        .ok_or(MoveTextErrorKind::BadFile(f as char))?;
     let digits = rest.iter().take_while(|c| c.is_ascii_digit()).count();
     let max_digits = match ranks {
         RankStyle::ZeroToNine => 1,
@@ -88,8 +92,14 @@ fn parse_square(b: &[u8], ranks: RankStyle) -> Result<(Square, &[u8]), MoveTextE
         });
     }
     // In the 1–10 form, "10" is the only two-digit rank; "a1a2" must read as a1 then a2.
-    let take = if max_digits == 2 && digits >= 2 && rest[0] == b'1' && rest[1] == b'0' { 2 } else { 1 };
-    let value: u32 = rest[..take].iter().fold(0, |v, &d| v * 10 + (d - b'0') as u32);
+    let take = if max_digits == 2 && digits >= 2 && rest[0] == b'1' && rest[1] == b'0' {
+        2
+    } else {
+        1
+    };
+    let value: u32 = rest[..take]
+        .iter()
+        .fold(0, |v, &d| v * 10 + (d - b'0') as u32);
     let index = match ranks {
         RankStyle::ZeroToNine => Some(value),
         RankStyle::OneToTen => value.checked_sub(1),
@@ -97,7 +107,9 @@ fn parse_square(b: &[u8], ranks: RankStyle) -> Result<(Square, &[u8]), MoveTextE
     let rank = index
         .and_then(|i| u8::try_from(i).ok())
         .and_then(Rank::new)
-        .ok_or_else(|| MoveTextErrorKind::BadRank(String::from_utf8_lossy(&rest[..take]).into_owned()))?;
+        .ok_or_else(|| {
+            MoveTextErrorKind::BadRank(String::from_utf8_lossy(&rest[..take]).into_owned())
+        })?;
     Ok((Square::at(file, rank), &rest[take..]))
 }
 
@@ -142,10 +154,14 @@ impl fmt::Display for MoveTextError {
         write!(f, "bad move text {:?}: ", self.text)?;
         match &self.kind {
             MoveTextErrorKind::NotAscii => write!(f, "not plain ASCII"),
-            MoveTextErrorKind::TooShort => write!(f, "too short; expected two squares such as h2e2"),
+            MoveTextErrorKind::TooShort => {
+                write!(f, "too short; expected two squares such as h2e2")
+            }
             MoveTextErrorKind::BadFile(c) => write!(f, "file {c:?} is not a letter a..i"),
             MoveTextErrorKind::BadRank(r) => write!(f, "rank {r:?} is off the board"),
-            MoveTextErrorKind::TrailingText => write!(f, "unexpected characters after the second square"),
+            MoveTextErrorKind::TrailingText => {
+                write!(f, "unexpected characters after the second square")
+            }
             MoveTextErrorKind::NullMove => write!(f, "the two squares are the same"),
         }
     }
@@ -203,8 +219,18 @@ mod tests {
         let m: Move = "h2e2".parse().unwrap();
         assert_eq!(Move::parse("H2-E2", RankStyle::ZeroToNine), Ok(m));
         assert_eq!(Move::parse("h3e3", RankStyle::OneToTen), Ok(m));
-        assert_eq!(Move::parse("a10a9", RankStyle::OneToTen).unwrap().to_string(), "a9a8");
-        assert_eq!(Move::parse("a1a2", RankStyle::OneToTen).unwrap().to_string(), "a0a1");
+        assert_eq!(
+            Move::parse("a10a9", RankStyle::OneToTen)
+                .unwrap()
+                .to_string(),
+            "a9a8"
+        );
+        assert_eq!(
+            Move::parse("a1a2", RankStyle::OneToTen)
+                .unwrap()
+                .to_string(),
+            "a0a1"
+        );
         for bad in ["", "h2", "h2e", "j2e2", "h2e2x", "h2h2", "a0a10", "h2é2"] {
             assert!(Move::parse(bad, RankStyle::ZeroToNine).is_err(), "{bad}");
         }

@@ -125,7 +125,11 @@ impl Piece {
     pub const fn from_fen_char(c: char) -> Option<Piece> {
         match PieceKind::from_fen_char(c) {
             Some(kind) => Some(Piece::new(
-                if c.is_ascii_uppercase() { Color::Red } else { Color::Black },
+                if c.is_ascii_uppercase() {
+                    Color::Red
+                } else {
+                    Color::Black
+                },
                 kind,
             )),
             None => None,

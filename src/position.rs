@@ -57,7 +57,9 @@ impl fmt::Display for PositionError {
                 piece,
                 piece.kind.start_count()
             ),
-            PositionError::KingOutsidePalace(c, sq) => write!(f, "the {} king on {sq} is outside its palace", c.name()),
+            PositionError::KingOutsidePalace(c, sq) => {
+                write!(f, "the {} king on {sq} is outside its palace", c.name())
+            }
             PositionError::FacingKings => write!(f, "the kings face each other on an open file"),
             PositionError::OpponentInCheck(c) => {
                 write!(f, "{c} is not to move but its king is in check")
@@ -89,12 +91,14 @@ pub fn reachable(piece: Piece, sq: Square) -> bool {
     match piece.kind {
         PieceKind::King => Bitboard::palace(piece.color).has(sq),
         PieceKind::Advisor => {
-            Bitboard::palace(piece.color).has(sq) && (file + rel_rank) % 2 == 1 && (file == 4) == (rel_rank == 1)
+            Bitboard::palace(piece.color).has(sq)
+                && (file + rel_rank) % 2 == 1
+                && (file == 4) == (rel_rank == 1)
         }
         PieceKind::Elephant => {
             own_side && matches!((file, rel_rank), (2 | 6, 0 | 4) | (0 | 4 | 8, 2))
         }
-        PieceKind::Pawn => rel_rank >= 5 || (rel_rank >= 3 && file % 2 == 0),
+        PieceKind::Pawn => rel_rank >= 5 || (rel_rank >= 3 && file.is_multiple_of(2)),
         PieceKind::Horse | PieceKind::Rook | PieceKind::Cannon => true,
     }
 }
@@ -119,7 +123,11 @@ impl Position {
             by_color: [Bitboard::EMPTY; 2],
             by_kind: [Bitboard::EMPTY; 7],
             side,
-            key: if side == Color::Black { zobrist::BLACK_TO_MOVE } else { 0 },
+            key: if side == Color::Black {
+                zobrist::BLACK_TO_MOVE
+            } else {
+                0
+            },
             halfmoves,
             fullmoves: fullmoves.max(1),
             checkers: Bitboard::EMPTY,
@@ -143,7 +151,10 @@ impl Position {
                     return Err(PositionError::MissingKing(color));
                 }
                 if count > kind.start_count() {
-                    return Err(PositionError::TooMany { piece: Piece::new(color, kind), count });
+                    return Err(PositionError::TooMany {
+                        piece: Piece::new(color, kind),
+                        count,
+                    });
                 }
             }
             let k = pos.king(color);
@@ -156,7 +167,10 @@ impl Position {
             return Err(PositionError::FacingKings);
         }
         let waiting = side.flip();
-        if pos.attackers_to(pos.king(waiting), side, pos.occupied()).any() {
+        if pos
+            .attackers_to(pos.king(waiting), side, pos.occupied())
+            .any()
+        {
             return Err(PositionError::OpponentInCheck(waiting));
         }
         pos.checkers = pos.attackers_to(pos.king(side), waiting, pos.occupied());
@@ -261,9 +275,18 @@ impl Position {
 
     /// Whether a piece of `by` in `theirs` attacks `sq` with occupancy `occ`.
     #[inline]
-    pub(crate) fn attacked_by(&self, sq: Square, theirs: Bitboard, by: Color, occ: Bitboard) -> bool {
+    pub(crate) fn attacked_by(
+        &self,
+        sq: Square,
+        theirs: Bitboard,
+        by: Color,
+        occ: Bitboard,
+    ) -> bool {
         let k = &self.by_kind;
-        ((rook_attacks(sq, occ) & (k[PieceKind::Rook as usize] | k[PieceKind::King as usize]) & theirs).any())
+        ((rook_attacks(sq, occ)
+            & (k[PieceKind::Rook as usize] | k[PieceKind::King as usize])
+            & theirs)
+            .any())
             || ((cannon_attacks(sq, occ) & k[PieceKind::Cannon as usize] & theirs).any())
             || ((horse_attackers_to(sq, occ) & k[PieceKind::Horse as usize] & theirs).any())
             || ((pawn_attackers_to(by, sq) & k[PieceKind::Pawn as usize] & theirs).any())
@@ -299,7 +322,8 @@ impl Position {
             PieceKind::Horse => horse_attacks(from, occ),
             PieceKind::Rook => rook_attacks(from, occ),
             PieceKind::Cannon => {
-                (rook_attacks(from, occ) - occ) | (cannon_attacks(from, occ) & self.by_color[p.color.flip().index()])
+                (rook_attacks(from, occ) - occ)
+                    | (cannon_attacks(from, occ) & self.by_color[p.color.flip().index()])
             }
             PieceKind::Pawn => pawn_attacks(p.color, from),
         };
@@ -326,7 +350,11 @@ impl Position {
     /// debug builds check it and recompute every incremental field afterwards.
     #[inline]
     pub fn play(&mut self, m: Move) -> Option<Piece> {
-        debug_assert!(self.is_legal(m), "illegal move {m} in {}", crate::fen::format(self));
+        debug_assert!(
+            self.is_legal(m),
+            "illegal move {m} in {}",
+            crate::fen::format(self)
+        );
         let (from, to) = (m.from(), m.to());
         let piece = self.board[from.index()].expect("a move starts on a piece");
         let captured = self.board[to.index()];
@@ -344,7 +372,9 @@ impl Position {
         self.by_kind[piece.kind.index()] ^= from_to;
         self.board[from.index()] = None;
         self.board[to.index()] = Some(piece);
-        self.key ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to) ^ zobrist::BLACK_TO_MOVE;
+        self.key ^= zobrist::piece_key(piece, from)
+            ^ zobrist::piece_key(piece, to)
+            ^ zobrist::BLACK_TO_MOVE;
         if self.side == Color::Black {
             self.fullmoves += 1;
         }
@@ -358,7 +388,11 @@ impl Position {
     /// Recomputes the key, bitboards and checkers from the mailbox and compares (debug builds).
     #[cfg(debug_assertions)]
     fn check_incremental_state(&self) {
-        let mut key = if self.side == Color::Black { zobrist::BLACK_TO_MOVE } else { 0 };
+        let mut key = if self.side == Color::Black {
+            zobrist::BLACK_TO_MOVE
+        } else {
+            0
+        };
         let mut by_color = [Bitboard::EMPTY; 2];
         let mut by_kind = [Bitboard::EMPTY; 7];
         for sq in Square::all() {
@@ -377,7 +411,11 @@ impl Position {
 
     /// The key recomputed from scratch (for tests).
     pub fn recompute_key(&self) -> u64 {
-        let mut key = if self.side == Color::Black { zobrist::BLACK_TO_MOVE } else { 0 };
+        let mut key = if self.side == Color::Black {
+            zobrist::BLACK_TO_MOVE
+        } else {
+            0
+        };
         for sq in Square::all() {
             if let Some(p) = self.board[sq.index()] {
                 key ^= zobrist::piece_key(p, sq);
@@ -405,9 +443,15 @@ impl Position {
             }
         }
         let side = if swap { self.side.flip() } else { self.side };
-        Position::from_board(board, side, self.halfmoves, self.fullmoves, Validation::Lenient)
-            .expect("a reflected position is as valid as the original")
-            .0
+        Position::from_board(
+            board,
+            side,
+            self.halfmoves,
+            self.fullmoves,
+            Validation::Lenient,
+        )
+        .expect("a reflected position is as valid as the original")
+        .0
     }
 }
 
@@ -437,7 +481,11 @@ mod tests {
     #[test]
     fn reachable_squares_counted() {
         for color in Color::ALL {
-            let count = |kind| Square::all().filter(|&sq| reachable(Piece::new(color, kind), sq)).count();
+            let count = |kind| {
+                Square::all()
+                    .filter(|&sq| reachable(Piece::new(color, kind), sq))
+                    .count()
+            };
             assert_eq!(count(PieceKind::Advisor), 5);
             assert_eq!(count(PieceKind::Elephant), 7);
             assert_eq!(count(PieceKind::Pawn), 45 + 10);

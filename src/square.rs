@@ -198,7 +198,11 @@ impl Square {
         }
         let f = b[0].to_ascii_lowercase().wrapping_sub(b'a');
         let r = b[1].wrapping_sub(b'0');
-        if f < 9 && r < 10 { Some(Square(r * 9 + f)) } else { None }
+        if f < 9 && r < 10 {
+            Some(Square(r * 9 + f))
+        } else {
+            None
+        }
     }
 }
 
