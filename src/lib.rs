@@ -6,6 +6,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod fen;
+pub mod judge;
 pub mod movegen;
 pub mod moves;
 pub mod perft;

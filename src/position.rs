@@ -292,19 +292,26 @@ impl Position {
             || ((pawn_attackers_to(by, sq) & k[PieceKind::Pawn as usize] & theirs).any())
     }
 
-    /// Whether the pseudo-legal move `m` leaves the mover's king safe. The slow, general test.
+    /// Whether the pseudo-legal move `m` leaves the mover's king safe. The slow, general test. The
+    /// mover is the colour of the piece on `m.from()`, whichever side is to move.
     #[inline]
     pub(crate) fn leaves_king_safe(&self, m: Move) -> bool {
-        let us = self.side;
         let (from, to) = (m.from(), m.to());
+        let Some(piece) = self.board[from.index()] else {
+            return false;
+        };
+        let us = piece.color;
         let occ = (self.occupied() - Bitboard::from_square(from)).with(to);
         let theirs = self.by_color[us.flip().index()].without(to);
-        let ksq = if self.board[from.index()].map(|p| p.kind) == Some(PieceKind::King) {
-            to
-        } else {
-            self.king(us)
-        };
+        let ksq = if piece.kind == PieceKind::King { to } else { self.king(us) };
         !self.attacked_by(ksq, theirs, us.flip(), occ)
+    }
+
+    /// Whether the piece on `m.from()` could legally make `m` if its side were to move (the move
+    /// shape fits and its own king is not left attacked). Used to ask what the side that just moved
+    /// threatens.
+    pub fn can_move(&self, m: Move) -> bool {
+        self.pseudo_targets(m.from()).has(m.to()) && self.leaves_king_safe(m)
     }
 
     /// The squares the piece on `from` could move to, ignoring whether its own king is left in
@@ -407,6 +414,20 @@ impl Position {
         assert_eq!(by_kind, self.by_kind, "kind bitboards");
         let checkers = self.attackers_to(self.king(self.side), self.side.flip(), self.occupied());
         assert_eq!(checkers, self.checkers, "checkers");
+    }
+
+    /// The same board with the other side to move ("passing"), as used to ask what the side that
+    /// just moved threatens. `None` when the side to move is in check, since the other side could
+    /// then capture the king.
+    pub fn pass(&self) -> Option<Position> {
+        if self.in_check() {
+            return None;
+        }
+        let mut p = self.clone();
+        p.side = self.side.flip();
+        p.key ^= zobrist::BLACK_TO_MOVE;
+        p.checkers = p.attackers_to(p.king(p.side), self.side, p.occupied());
+        Some(p)
     }
 
     /// The key recomputed from scratch (for tests).

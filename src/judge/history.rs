@@ -1,0 +1,287 @@
+//! `History`: the positions of a game or search line, one `Record` per ply with its WXF status
+//! (idle, chase, check, cancel) and the pieces it chased, under stable piece ids.
+
+use super::chase::{chase_threats, is_chase_capture};
+use super::protection::ProtectionPolicy;
+use crate::moves::Move;
+use crate::piece::PieceKind;
+use crate::position::Position;
+use crate::square::{Color, Square};
+use bitflags::bitflags;
+use std::fmt;
+
+bitflags! {
+    /// What a move did, for the repetition rules. Statuses of one side's moves in a cycle are
+    /// combined with bitwise or.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Status: u8 {
+        /// Neither check nor chase.
+        const IDLE = 1;
+        /// Threatened an unprotected piece and the reply answered the threat.
+        const CHASE = 2;
+        /// Gave check.
+        const CHECK = 4;
+        /// A capture or a forward pawn move: no repetition can span it.
+        const CANCEL = 8;
+    }
+}
+
+/// A piece's identity for the whole history: its colour and an index 0..16 given from the start
+/// position, kept as the piece moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PieceId(u8);
+
+impl PieceId {
+    /// The piece's colour.
+    pub fn color(self) -> Color {
+        if self.0 < 16 { Color::Red } else { Color::Black }
+    }
+
+    /// Index 0..16 within its colour (the bit in a chased set).
+    pub fn index(self) -> u8 {
+        self.0 & 15
+    }
+}
+
+const NO_PIECE: u8 = u8::MAX;
+
+/// Where each piece id stands after a ply.
+#[derive(Clone, PartialEq, Eq)]
+struct IdBoard {
+    at: [u8; 90],
+    square: [u8; 32],
+}
+
+impl IdBoard {
+    fn new(pos: &Position) -> IdBoard {
+        let mut ids = IdBoard { at: [NO_PIECE; 90], square: [NO_PIECE; 32] };
+        let mut next = [0u8, 16u8];
+        for sq in Square::all() {
+            if let Some(p) = pos.piece_at(sq) {
+                let id = next[p.color.index()];
+                next[p.color.index()] += 1;
+                ids.at[sq.index()] = id;
+                ids.square[id as usize] = sq.index() as u8;
+            }
+        }
+        ids
+    }
+
+    fn id_at(&self, sq: Square) -> Option<PieceId> {
+        let id = self.at[sq.index()];
+        (id != NO_PIECE).then_some(PieceId(id))
+    }
+
+    fn square_of(&self, id: PieceId) -> Option<Square> {
+        let s = self.square[id.0 as usize];
+        (s != NO_PIECE).then(|| Square::from_index(s))
+    }
+
+    fn play(&mut self, m: Move) {
+        let (from, to) = (m.from().index(), m.to().index());
+        let captured = self.at[to];
+        if captured != NO_PIECE {
+            self.square[captured as usize] = NO_PIECE;
+        }
+        let id = self.at[from];
+        self.at[to] = id;
+        self.at[from] = NO_PIECE;
+        if id != NO_PIECE {
+            self.square[id as usize] = to as u8;
+        }
+    }
+}
+
+/// One ply: the position reached and what the move that reached it did.
+#[derive(Clone, Debug)]
+pub struct Record {
+    /// Zobrist key of the position reached.
+    pub key: u64,
+    /// The move that reached it (`None` for the start position).
+    pub mv: Option<Move>,
+    /// The move's status. A possible chase is settled only when the reply is known (`settled`).
+    pub status: Status,
+    /// Whether the status is final.
+    pub settled: bool,
+    /// Bit i set: the opponent's piece with index i was chased by this move.
+    pub chased: u16,
+    /// Threats made by the move, waiting for the reply: (attacker, victim).
+    threats: Vec<(PieceId, PieceId)>,
+}
+
+impl Record {
+    /// The status, treating a move still waiting for its reply as if every threat were answered
+    /// (a provisional reading).
+    pub fn status_or_provisional(&self) -> (Status, u16) {
+        if self.settled {
+            return (self.status, self.chased);
+        }
+        let chased = self.threats.iter().fold(0u16, |acc, &(_, v)| acc | 1 << v.index());
+        (if chased != 0 { Status::CHASE } else { Status::IDLE }, chased)
+    }
+}
+
+/// A move that cannot be played in the history's current position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove {
+    /// The move.
+    pub mv: Move,
+    /// The position it was tried in, as FEN.
+    pub fen: String,
+    /// The ply it would have been (1 = the first move).
+    pub ply: usize,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ply {}: {} is not legal in {}", self.ply, self.mv, self.fen)
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// The positions since the start, with one record per ply.
+#[derive(Clone)]
+pub struct History {
+    positions: Vec<Position>,
+    ids: Vec<IdBoard>,
+    records: Vec<Record>,
+    policy: ProtectionPolicy,
+}
+
+impl History {
+    /// A history starting at `start`, judging protection with `policy`.
+    pub fn new(start: Position, policy: ProtectionPolicy) -> History {
+        let record = Record {
+            key: start.key(),
+            mv: None,
+            status: Status::CANCEL,
+            settled: true,
+            chased: 0,
+            threats: Vec::new(),
+        };
+        History { ids: vec![IdBoard::new(&start)], positions: vec![start], records: vec![record], policy }
+    }
+
+    /// The protection policy in use.
+    pub fn policy(&self) -> ProtectionPolicy {
+        self.policy
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        self.positions.last().expect("a history has a start position")
+    }
+
+    /// The position after `ply` moves (0 = start).
+    pub fn position_at(&self, ply: usize) -> &Position {
+        &self.positions[ply]
+    }
+
+    /// Number of moves played.
+    pub fn plies(&self) -> usize {
+        self.records.len() - 1
+    }
+
+    /// The records, index = ply (0 = start).
+    pub fn records(&self) -> &[Record] {
+        &self.records
+    }
+
+    /// The square of a piece after `ply` moves, if it is still on the board.
+    pub fn square_of(&self, ply: usize, id: PieceId) -> Option<Square> {
+        self.ids[ply].square_of(id)
+    }
+
+    /// The id of the piece on `sq` after `ply` moves.
+    pub fn id_at(&self, ply: usize, sq: Square) -> Option<PieceId> {
+        self.ids[ply].id_at(sq)
+    }
+
+    /// The piece id of colour `color` and index `index`.
+    pub fn piece_id(color: Color, index: u8) -> PieceId {
+        PieceId(color.index() as u8 * 16 + (index & 15))
+    }
+
+    /// Plays a legal move, settles the previous move's chase status, and records the new move's.
+    pub fn push(&mut self, m: Move) -> Result<(), IllegalMove> {
+        let pos = self.position();
+        if !pos.is_legal(m) {
+            return Err(IllegalMove { mv: m, fen: pos.to_string(), ply: self.plies() + 1 });
+        }
+        let mover = pos.piece_at(m.from()).expect("a legal move starts on a piece");
+        let mut next = pos.clone();
+        let captured = next.play(m);
+        let mut ids = self.ids.last().expect("ids for every ply").clone();
+        ids.play(m);
+
+        self.settle_last(&next, &ids);
+
+        let forward_pawn = mover.kind == PieceKind::Pawn && m.from().rank() != m.to().rank();
+        let mut record = Record {
+            key: next.key(),
+            mv: Some(m),
+            status: Status::IDLE,
+            settled: true,
+            chased: 0,
+            threats: Vec::new(),
+        };
+        if captured.is_some() || forward_pawn {
+            record.status = Status::CANCEL;
+        } else if next.in_check() {
+            record.status = Status::CHECK;
+        } else if let Some(view) = next.pass() {
+            record.threats = chase_threats(&view, self.policy)
+                .into_iter()
+                .filter_map(|(a, v)| Some((ids.id_at(a)?, ids.id_at(v)?)))
+                .collect();
+            record.settled = record.threats.is_empty();
+        }
+        self.positions.push(next);
+        self.ids.push(ids);
+        self.records.push(record);
+        Ok(())
+    }
+
+    /// Settles the last record's possible chase now that its reply has been played, reaching
+    /// `next` (where the chasing side is to move again).
+    fn settle_last(&mut self, next: &Position, ids: &IdBoard) {
+        let policy = self.policy;
+        let last = self.records.last_mut().expect("a history has a record");
+        if last.settled {
+            return;
+        }
+        let mut chased = 0u16;
+        for &(attacker, victim) in &last.threats {
+            let stands = match (ids.square_of(attacker), ids.square_of(victim)) {
+                (Some(a), Some(v)) => is_chase_capture(next, a, v, policy),
+                _ => false,
+            };
+            if !stands {
+                chased |= 1 << victim.index();
+            }
+        }
+        last.chased = chased;
+        last.status = if chased != 0 { Status::CHASE } else { Status::IDLE };
+        last.settled = true;
+    }
+
+    /// Takes back the last move (for search); returns it.
+    pub fn pop(&mut self) -> Option<Move> {
+        if self.records.len() <= 1 {
+            return None;
+        }
+        let record = self.records.pop().expect("checked above");
+        self.positions.pop();
+        self.ids.pop();
+        // The move before is waiting for its reply again.
+        if let Some(last) = self.records.last_mut()
+            && !last.threats.is_empty()
+        {
+            last.settled = false;
+            last.chased = 0;
+            last.status = Status::IDLE;
+        }
+        record.mv
+    }
+}

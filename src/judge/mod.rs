@@ -1,0 +1,154 @@
+//! The WXF repetition judge: classifies each side's part of a repeated cycle as perpetual check,
+//! perpetual chase or idle, and rules the repetition a win, loss or draw.
+//!
+//! A side's cycle runs from an earlier occurrence of the position it moved into back to that
+//! position now. Its moves in the cycle are a perpetual check if every one gave check, a perpetual
+//! chase if every one chased and some piece was chased by all of them, and idle otherwise. The more
+//! serious violation loses (check > chase > idle); equal levels draw. No repetition can span a
+//! capture or a forward pawn move.
+
+pub mod chase;
+pub mod explain;
+pub mod history;
+pub mod protection;
+
+pub use explain::{Ruling, SideCycle};
+pub use history::{History, IllegalMove, PieceId, Record, Status};
+pub use protection::ProtectionPolicy;
+
+use crate::square::Color;
+
+/// How serious one side's part of a repetition is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Violation {
+    /// Neither perpetual check nor perpetual chase: allowed.
+    Idle = 0,
+    /// Every move chased, one piece throughout.
+    PerpetualChase = 1,
+    /// Every move gave check.
+    PerpetualCheck = 2,
+}
+
+impl Violation {
+    /// Plain-words name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Violation::Idle => "idle",
+            Violation::PerpetualChase => "perpetual chase",
+            Violation::PerpetualCheck => "perpetual check",
+        }
+    }
+}
+
+/// The outcome of judging a repetition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// No repetition (yet).
+    Undecided,
+    /// Both sides' violations are equal.
+    Draw,
+    /// This side wins: the other side's violation is the more serious.
+    Win(Color),
+}
+
+/// The judge's settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleConfig {
+    /// How many times a position must have occurred (counting the latest) to make a repetition:
+    /// 2 is the first recurrence, 3 the usual game rule.
+    pub occurrences: u32,
+    /// How protection is judged.
+    pub protection: ProtectionPolicy,
+}
+
+impl Default for RuleConfig {
+    fn default() -> RuleConfig {
+        RuleConfig { occurrences: 3, protection: ProtectionPolicy::default() }
+    }
+}
+
+/// Classifies the cycle of the side to move at `ply`: walks back two plies at a time to the
+/// `occurrences - 1`-th earlier occurrence of that position (the same side to move), combining the
+/// statuses of the side's moves made inside the cycle and intersecting the pieces they chased.
+/// Every such move has had its reply, so every status used is settled. `None` if there is no such
+/// repetition since the last capture or forward pawn move.
+pub fn side_cycle(history: &History, ply: usize, occurrences: u32) -> Option<SideCycle> {
+    let records = history.records();
+    if ply >= records.len() {
+        return None;
+    }
+    let key = records[ply].key;
+    let needed = occurrences.max(2) - 1;
+    let mut found = 0;
+    let mut combined = Status::empty();
+    let mut chased = u16::MAX;
+    let mut provisional = false;
+    let mut j = ply;
+    while j >= 2 {
+        // The two moves leading back to position j - 2 must not be irreversible.
+        if records[j].status.contains(Status::CANCEL) || records[j - 1].status.contains(Status::CANCEL) {
+            return None;
+        }
+        j -= 2;
+        // The side's move made from position j.
+        let (status, set) = records[j + 1].status_or_provisional();
+        provisional |= !records[j + 1].settled;
+        combined |= status;
+        if status == Status::CHASE {
+            chased &= set;
+        }
+        if records[j].key == key {
+            found += 1;
+            if found == needed {
+                let violation = if combined == Status::CHECK {
+                    Violation::PerpetualCheck
+                } else if combined == Status::CHASE && chased != 0 {
+                    Violation::PerpetualChase
+                } else {
+                    Violation::Idle
+                };
+                let color = history.position_at(ply).side_to_move();
+                return Some(SideCycle {
+                    color,
+                    violation,
+                    first_ply: j,
+                    last_ply: ply,
+                    chased: if violation == Violation::PerpetualChase { chased } else { 0 },
+                    provisional,
+                });
+            }
+        }
+    }
+    None
+}
+
+/// Judges the repetition at `ply`: the cycle of the side to move there and the cycle of the other
+/// side, which was to move one ply earlier, must both exist. Only moves before `ply` are used, and
+/// their statuses are all settled.
+pub fn judge_at(history: &History, ply: usize, config: &RuleConfig) -> Ruling {
+    let undecided = Ruling { verdict: Verdict::Undecided, ply, cycles: None };
+    if ply == 0 {
+        return undecided;
+    }
+    let Some(to_move) = side_cycle(history, ply, config.occurrences) else {
+        return undecided;
+    };
+    let Some(other) = side_cycle(history, ply - 1, config.occurrences) else {
+        return undecided;
+    };
+    let verdict = match to_move.violation.cmp(&other.violation) {
+        std::cmp::Ordering::Equal => Verdict::Draw,
+        std::cmp::Ordering::Greater => Verdict::Win(other.color),
+        std::cmp::Ordering::Less => Verdict::Win(to_move.color),
+    };
+    Ruling { verdict, ply, cycles: Some([to_move, other]) }
+}
+
+/// Judges the latest settled position: the one before the last move, whose reply (the last move)
+/// settles the chase status of the move before it. This is the convention of the WXF case suite.
+pub fn judge_before_reply(history: &History, config: &RuleConfig) -> Ruling {
+    match history.plies() {
+        0 => Ruling { verdict: Verdict::Undecided, ply: 0, cycles: None },
+        n => judge_at(history, n - 1, config),
+    }
+}
