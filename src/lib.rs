@@ -12,5 +12,6 @@ pub mod moves;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod referee;
 pub mod square;
 pub mod zobrist;

@@ -4,9 +4,10 @@
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::collections::HashMap;
 use xq::fen;
-use xq::judge::{History, ProtectionPolicy, RuleConfig, Verdict, judge_before_reply};
+use xq::judge::{History, ProtectionPolicy, RuleConfig, judge_before_reply};
 use xq::moves::Move;
 use xq::position::Position;
+use xq::referee::Adjudicator;
 
 struct Case {
     id: String,
@@ -129,6 +130,24 @@ fn run_case(case: &Case, form: Form, rule: &str) -> Result<(), Failed> {
     }
 }
 
+/// The same case through the referee's move-by-move path: the first decision must be the
+/// expected result (a game is ruled as soon as both sides' cycles exist).
+fn run_referee(case: &Case) -> Result<(), Failed> {
+    let (start, _) = fen::parse_lenient(&case.fen).map_err(|e| format!("case {}: bad FEN: {e}", case.id))?;
+    let config = RuleConfig { occurrences: 2, protection: policy() };
+    let mut game = Adjudicator::new(start, config);
+    for text in &case.moves {
+        let m: Move = text.parse().map_err(|e| format!("case {}: {e}", case.id))?;
+        game.play(m).map_err(|e| format!("case {}: {e}", case.id))?;
+    }
+    let got = game.decision().map_or("undecided".to_string(), |d| d.verdict.to_string());
+    if got == case.result {
+        Ok(())
+    } else {
+        Err(format!("case {}: referee says {got} ({:?}), expected {}", case.id, game.decision(), case.result).into())
+    }
+}
+
 fn main() {
     let args = Arguments::from_args();
     let rules = load_rules();
@@ -147,6 +166,9 @@ fn main() {
             let (case, rule) = (case.clone(), rule.clone());
             trials.push(Trial::test(name, move || run_case(&case, form, &rule)));
         }
+        let name = format!("{diagram}_case_{}_referee", case.id);
+        let case = case.clone();
+        trials.push(Trial::test(name, move || run_referee(&case)));
     }
     libtest_mimic::run(&args, trials).exit();
 }

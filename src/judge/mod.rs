@@ -152,3 +152,112 @@ pub fn judge_before_reply(history: &History, config: &RuleConfig) -> Ruling {
         n => judge_at(history, n - 1, config),
     }
 }
+
+/// The judge inside search, with the beta cutoff of the reference paper (its section 5.2): rules
+/// the position at `ply` from the point of view of the side to move there. If that side's own
+/// cycle is idle (it cannot lose the repetition) and a draw already reaches beta
+/// (`draw_reaches_beta`), a plain repetition test of the other side's position is enough: the
+/// result can only be a draw or better, and a draw already cuts off.
+pub fn judge_prune(history: &History, ply: usize, config: &RuleConfig, draw_reaches_beta: bool) -> Verdict {
+    if ply == 0 {
+        return Verdict::Undecided;
+    }
+    let Some(ours) = side_cycle(history, ply, config.occurrences) else {
+        return Verdict::Undecided;
+    };
+    if ours.violation == Violation::Idle && draw_reaches_beta {
+        return if repeats(history, ply - 1, config.occurrences) { Verdict::Draw } else { Verdict::Undecided };
+    }
+    let Some(theirs) = side_cycle(history, ply - 1, config.occurrences) else {
+        return Verdict::Undecided;
+    };
+    match ours.violation.cmp(&theirs.violation) {
+        std::cmp::Ordering::Equal => Verdict::Draw,
+        std::cmp::Ordering::Greater => Verdict::Win(theirs.color),
+        std::cmp::Ordering::Less => Verdict::Win(ours.color),
+    }
+}
+
+/// Whether the position at `ply` has occurred `occurrences` times in all since the last capture or
+/// forward pawn move (keys only, no chase work).
+pub fn repeats(history: &History, ply: usize, occurrences: u32) -> bool {
+    let records = history.records();
+    if ply >= records.len() {
+        return false;
+    }
+    let key = records[ply].key;
+    let needed = occurrences.max(2) - 1;
+    let mut found = 0;
+    let mut j = ply;
+    while j >= 2 {
+        if records[j].status.contains(Status::CANCEL) || records[j - 1].status.contains(Status::CANCEL) {
+            return false;
+        }
+        j -= 2;
+        if records[j].key == key {
+            found += 1;
+            if found == needed {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen;
+    use crate::moves::Move;
+
+    fn play(fen_text: &str, moves: &str) -> History {
+        let (pos, _) = fen::parse_lenient(fen_text).unwrap();
+        let mut h = History::new(pos, ProtectionPolicy::default());
+        for m in moves.split_whitespace() {
+            h.push(m.parse::<Move>().unwrap()).unwrap();
+        }
+        h
+    }
+
+    const CONFIG: RuleConfig = RuleConfig { occurrences: 2, protection: ProtectionPolicy::BeforeCapture };
+
+    #[test]
+    fn prune_agrees_with_full_judge() {
+        // Diagram 1: Red checks perpetually with the rook; Black's king steps are idle.
+        let h = play("c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w", "h8h9 f9f8 h9h8 f8f9 h8h9 f9f8 h9h8");
+        for ply in 0..=h.plies() {
+            let full = judge_at(&h, ply, &CONFIG).verdict;
+            assert_eq!(judge_prune(&h, ply, &CONFIG, false), full, "ply {ply}");
+            let pruned = judge_prune(&h, ply, &CONFIG, true);
+            // With a draw enough for a cutoff, only a side that cannot lose may shortcut to a draw.
+            if pruned != full {
+                assert_eq!(pruned, Verdict::Draw);
+                assert_eq!(full, Verdict::Win(h.position_at(ply).side_to_move()));
+            }
+        }
+        assert_eq!(judge_at(&h, 6, &CONFIG).verdict, Verdict::Win(crate::square::Color::Black));
+    }
+
+    #[test]
+    fn no_repetition_is_undecided() {
+        let h = play(fen::START_FEN, "h2e2 h9g7 h0g2 i9h9");
+        for ply in 0..=h.plies() {
+            assert_eq!(judge_at(&h, ply, &CONFIG).verdict, Verdict::Undecided);
+            assert!(!repeats(&h, ply, 2));
+        }
+    }
+
+    #[test]
+    fn explanation_names_the_chased_piece() {
+        // Case 57 (diagram 39): Red's rook keeps attacking Black's immobilised rook.
+        let h = play(
+            "2baka3/C4rN2/4b1n2/1Rp5p/6p2/2P6/4c1P1c/4B3C/4A4/4KAB2 w",
+            "b6b8 f9e8 b8b6 e8f9 b6b8 f9e8 b8b6",
+        );
+        let ruling = judge_at(&h, 6, &CONFIG);
+        assert_eq!(ruling.verdict, Verdict::Win(crate::square::Color::Black));
+        let text = ruling.explain(&h);
+        assert!(text.contains("perpetual chase"), "{text}");
+        assert!(text.contains("chased black rook"), "{text}");
+    }
+}
