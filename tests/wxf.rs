@@ -110,13 +110,11 @@ fn run_case(case: &Case, form: Form, rule: &str) -> Result<(), Failed> {
     if got == expected {
         Ok(())
     } else {
-        let statuses: Vec<String> = history
-            .records()
-            .iter()
-            .skip(1)
-            .map(|r| {
-                let (s, c) = r.status_or_provisional();
-                format!("{}:{:?}{}", r.mv.map(|m| m.to_string()).unwrap_or_default(), s, if c != 0 { format!("{c:#x}") } else { String::new() })
+        let statuses: Vec<String> = (1..=history.plies())
+            .map(|ply| {
+                let (s, c) = history.status(ply);
+                let mv = history.records()[ply].mv.map(|m| m.to_string()).unwrap_or_default();
+                format!("{mv}:{s:?}{}", if c != 0 { format!("{c:#x}") } else { String::new() })
             })
             .collect();
         Err(format!(

@@ -8,6 +8,7 @@ use crate::piece::PieceKind;
 use crate::position::Position;
 use crate::square::{Color, Square};
 use bitflags::bitflags;
+use std::cell::OnceCell;
 use std::fmt;
 
 bitflags! {
@@ -92,6 +93,20 @@ impl IdBoard {
     }
 }
 
+/// What a move is known to be as soon as it is played; a quiet move's chase status waits for its
+/// reply and is computed only when the judge asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// The start position (no move).
+    Start,
+    /// A capture or a forward pawn move.
+    Cancel,
+    /// A move that gives check.
+    Check,
+    /// Anything else: idle or chase.
+    Quiet,
+}
+
 /// One ply: the position reached and what the move that reached it did.
 #[derive(Clone, Debug)]
 pub struct Record {
@@ -99,25 +114,16 @@ pub struct Record {
     pub key: u64,
     /// The move that reached it (`None` for the start position).
     pub mv: Option<Move>,
-    /// The move's status. A possible chase is settled only when the reply is known (`settled`).
-    pub status: Status,
-    /// Whether the status is final.
-    pub settled: bool,
-    /// Bit i set: the opponent's piece with index i was chased by this move.
-    pub chased: u16,
-    /// Threats made by the move, waiting for the reply: (attacker, victim).
-    threats: Vec<(PieceId, PieceId)>,
+    kind: Kind,
+    /// The settled chase status of a quiet move, once computed (its reply is known).
+    chase: OnceCell<(Status, u16)>,
 }
 
 impl Record {
-    /// The status, treating a move still waiting for its reply as if every threat were answered
-    /// (a provisional reading).
-    pub fn status_or_provisional(&self) -> (Status, u16) {
-        if self.settled {
-            return (self.status, self.chased);
-        }
-        let chased = self.threats.iter().fold(0u16, |acc, &(_, v)| acc | 1 << v.index());
-        (if chased != 0 { Status::CHASE } else { Status::IDLE }, chased)
+    /// Whether no repetition can span this move (a capture, a forward pawn move, or the start).
+    #[inline]
+    pub fn is_cancel(&self) -> bool {
+        matches!(self.kind, Kind::Cancel | Kind::Start)
     }
 }
 
@@ -152,14 +158,7 @@ pub struct History {
 impl History {
     /// A history starting at `start`, judging protection with `policy`.
     pub fn new(start: Position, policy: ProtectionPolicy) -> History {
-        let record = Record {
-            key: start.key(),
-            mv: None,
-            status: Status::CANCEL,
-            settled: true,
-            chased: 0,
-            threats: Vec::new(),
-        };
+        let record = Record { key: start.key(), mv: None, kind: Kind::Start, chase: OnceCell::new() };
         History { ids: vec![IdBoard::new(&start)], positions: vec![start], records: vec![record], policy }
     }
 
@@ -169,6 +168,7 @@ impl History {
     }
 
     /// The current position.
+    #[inline]
     pub fn position(&self) -> &Position {
         self.positions.last().expect("a history has a start position")
     }
@@ -179,11 +179,13 @@ impl History {
     }
 
     /// Number of moves played.
+    #[inline]
     pub fn plies(&self) -> usize {
         self.records.len() - 1
     }
 
     /// The records, index = ply (0 = start).
+    #[inline]
     pub fn records(&self) -> &[Record] {
         &self.records
     }
@@ -203,70 +205,40 @@ impl History {
         PieceId(color.index() as u8 * 16 + (index & 15))
     }
 
-    /// Plays a legal move, settles the previous move's chase status, and records the new move's.
+    /// Plays a move after checking that it is legal.
     pub fn push(&mut self, m: Move) -> Result<(), IllegalMove> {
         let pos = self.position();
         if !pos.is_legal(m) {
             return Err(IllegalMove { mv: m, fen: pos.to_string(), ply: self.plies() + 1 });
         }
+        self.push_legal(m);
+        Ok(())
+    }
+
+    /// Plays a move known to be legal (search). Only the cheap part of its status is found now:
+    /// cancel, check or quiet. Whether a quiet move chased is worked out when the judge asks.
+    #[inline]
+    pub fn push_legal(&mut self, m: Move) {
+        let pos = self.position();
         let mover = pos.piece_at(m.from()).expect("a legal move starts on a piece");
         let mut next = pos.clone();
         let captured = next.play(m);
         let mut ids = self.ids.last().expect("ids for every ply").clone();
         ids.play(m);
-
-        self.settle_last(&next, &ids);
-
         let forward_pawn = mover.kind == PieceKind::Pawn && m.from().rank() != m.to().rank();
-        let mut record = Record {
-            key: next.key(),
-            mv: Some(m),
-            status: Status::IDLE,
-            settled: true,
-            chased: 0,
-            threats: Vec::new(),
-        };
-        if captured.is_some() || forward_pawn {
-            record.status = Status::CANCEL;
+        let kind = if captured.is_some() || forward_pawn {
+            Kind::Cancel
         } else if next.in_check() {
-            record.status = Status::CHECK;
-        } else if let Some(view) = next.pass() {
-            record.threats = chase_threats(&view, self.policy)
-                .into_iter()
-                .filter_map(|(a, v)| Some((ids.id_at(a)?, ids.id_at(v)?)))
-                .collect();
-            record.settled = record.threats.is_empty();
-        }
+            Kind::Check
+        } else {
+            Kind::Quiet
+        };
+        self.records.push(Record { key: next.key(), mv: Some(m), kind, chase: OnceCell::new() });
         self.positions.push(next);
         self.ids.push(ids);
-        self.records.push(record);
-        Ok(())
     }
 
-    /// Settles the last record's possible chase now that its reply has been played, reaching
-    /// `next` (where the chasing side is to move again).
-    fn settle_last(&mut self, next: &Position, ids: &IdBoard) {
-        let policy = self.policy;
-        let last = self.records.last_mut().expect("a history has a record");
-        if last.settled {
-            return;
-        }
-        let mut chased = 0u16;
-        for &(attacker, victim) in &last.threats {
-            let stands = match (ids.square_of(attacker), ids.square_of(victim)) {
-                (Some(a), Some(v)) => is_chase_capture(next, a, v, policy),
-                _ => false,
-            };
-            if !stands {
-                chased |= 1 << victim.index();
-            }
-        }
-        last.chased = chased;
-        last.status = if chased != 0 { Status::CHASE } else { Status::IDLE };
-        last.settled = true;
-    }
-
-    /// Takes back the last move (for search); returns it.
+    /// Takes back the last move; returns it.
     pub fn pop(&mut self) -> Option<Move> {
         if self.records.len() <= 1 {
             return None;
@@ -275,13 +247,54 @@ impl History {
         self.positions.pop();
         self.ids.pop();
         // The move before is waiting for its reply again.
-        if let Some(last) = self.records.last_mut()
-            && !last.threats.is_empty()
-        {
-            last.settled = false;
-            last.chased = 0;
-            last.status = Status::IDLE;
+        if let Some(last) = self.records.last_mut() {
+            last.chase.take();
         }
         record.mv
+    }
+
+    /// Whether the status of the move at `ply` is final (its reply has been played).
+    pub fn is_settled(&self, ply: usize) -> bool {
+        ply < self.plies()
+    }
+
+    /// The status of the move at `ply` and the indices of the opponent's pieces it chased. A quiet
+    /// move whose reply is not known yet is read provisionally: every threat counts as answered.
+    pub fn status(&self, ply: usize) -> (Status, u16) {
+        let record = &self.records[ply];
+        match record.kind {
+            Kind::Start | Kind::Cancel => (Status::CANCEL, 0),
+            Kind::Check => (Status::CHECK, 0),
+            Kind::Quiet if self.is_settled(ply) => *record.chase.get_or_init(|| self.chase_status(ply)),
+            Kind::Quiet => self.chase_status(ply),
+        }
+    }
+
+    /// Works out whether the quiet move at `ply` chased: the threats its side has after it, and, if
+    /// the reply is known, which of them the reply answered (the capture is no longer a legal
+    /// capture of an unprotected piece).
+    fn chase_status(&self, ply: usize) -> (Status, u16) {
+        let Some(view) = self.positions[ply].pass() else {
+            return (Status::IDLE, 0);
+        };
+        let ids = &self.ids[ply];
+        let next = self.positions.get(ply + 1).zip(self.ids.get(ply + 1));
+        let mut chased = 0u16;
+        for (a, v) in chase_threats(&view, self.policy) {
+            let (Some(attacker), Some(victim)) = (ids.id_at(a), ids.id_at(v)) else {
+                continue;
+            };
+            let answered = match next {
+                None => true,
+                Some((pos, next_ids)) => match (next_ids.square_of(attacker), next_ids.square_of(victim)) {
+                    (Some(a), Some(v)) => !is_chase_capture(pos, a, v, self.policy),
+                    _ => true,
+                },
+            };
+            if answered {
+                chased |= 1 << victim.index();
+            }
+        }
+        (if chased != 0 { Status::CHASE } else { Status::IDLE }, chased)
     }
 }

@@ -86,13 +86,13 @@ pub fn side_cycle(history: &History, ply: usize, occurrences: u32) -> Option<Sid
     let mut j = ply;
     while j >= 2 {
         // The two moves leading back to position j - 2 must not be irreversible.
-        if records[j].status.contains(Status::CANCEL) || records[j - 1].status.contains(Status::CANCEL) {
+        if records[j].is_cancel() || records[j - 1].is_cancel() {
             return None;
         }
         j -= 2;
         // The side's move made from position j.
-        let (status, set) = records[j + 1].status_or_provisional();
-        provisional |= !records[j + 1].settled;
+        let (status, set) = history.status(j + 1);
+        provisional |= !history.is_settled(j + 1);
         combined |= status;
         if status == Status::CHASE {
             chased &= set;
@@ -190,7 +190,7 @@ pub fn repeats(history: &History, ply: usize, occurrences: u32) -> bool {
     let mut found = 0;
     let mut j = ply;
     while j >= 2 {
-        if records[j].status.contains(Status::CANCEL) || records[j - 1].status.contains(Status::CANCEL) {
+        if records[j].is_cancel() || records[j - 1].is_cancel() {
             return false;
         }
         j -= 2;
