@@ -303,7 +303,11 @@ impl Position {
         let us = piece.color;
         let occ = (self.occupied() - Bitboard::from_square(from)).with(to);
         let theirs = self.by_color[us.flip().index()].without(to);
-        let ksq = if piece.kind == PieceKind::King { to } else { self.king(us) };
+        let ksq = if piece.kind == PieceKind::King {
+            to
+        } else {
+            self.king(us)
+        };
         !self.attacked_by(ksq, theirs, us.flip(), occ)
     }
 
