@@ -4,6 +4,7 @@
 #![warn(missing_docs)]
 
 pub mod attacks;
+pub mod bench;
 pub mod bitboard;
 pub mod fen;
 pub mod judge;
@@ -13,5 +14,9 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod referee;
+pub mod search;
+pub mod engine;
+pub mod eval;
+pub mod options;
 pub mod square;
 pub mod zobrist;

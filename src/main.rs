@@ -19,6 +19,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Search the bench positions to a fixed depth on one thread; prints the node signature.
+    Bench {
+        /// Depth in plies.
+        depth: Option<u32>,
+        /// Use the "perpetual check loses, all else draws" rule instead of the full WXF rules.
+        #[arg(long)]
+        checks_only: bool,
+    },
     /// Count the leaf nodes of the legal move tree to DEPTH plies.
     Perft {
         /// Depth in plies.
@@ -40,6 +48,18 @@ fn main() -> ExitCode {
             println!("The engine protocol loop (UCCI/UCI) is not built yet. Available now:");
             println!("  xq perft DEPTH [--fen FEN] [--divide]");
             println!("Run `xq --help` for details.");
+            ExitCode::SUCCESS
+        }
+        Some(Command::Bench { depth, checks_only }) => {
+            let depth = depth.unwrap_or(xq::bench::DEFAULT_DEPTH);
+            let options: &[(&str, &str)] = if checks_only { &[("RepetitionRule", "check-only")] } else { &[] };
+            let result = xq::bench::run_with(depth, options);
+            for (i, n) in result.per_position.iter().enumerate() {
+                println!("Position {}: {n} nodes", i + 1);
+            }
+            let nps = result.nodes as u128 * 1000 / result.millis.max(1);
+            println!("Nodes searched: {}", result.nodes);
+            println!("{} nodes {nps} nps", result.nodes);
             ExitCode::SUCCESS
         }
         Some(Command::Perft {

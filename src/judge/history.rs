@@ -125,6 +125,12 @@ impl Record {
     pub fn is_cancel(&self) -> bool {
         matches!(self.kind, Kind::Cancel | Kind::Start)
     }
+
+    /// Whether the move gave check.
+    #[inline]
+    pub fn gives_check(&self) -> bool {
+        self.kind == Kind::Check
+    }
 }
 
 /// A move that cannot be played in the history's current position.
@@ -234,6 +240,16 @@ impl History {
             Kind::Quiet
         };
         self.records.push(Record { key: next.key(), mv: Some(m), kind, chase: OnceCell::new() });
+        self.positions.push(next);
+        self.ids.push(ids);
+    }
+
+    /// Passes the move to the other side (a null move, for search). It is recorded as irreversible,
+    /// so no repetition spans it. The side to move must not be in check.
+    pub fn push_null(&mut self) {
+        let next = self.position().pass().expect("no null move while in check");
+        let ids = self.ids.last().expect("ids for every ply").clone();
+        self.records.push(Record { key: next.key(), mv: None, kind: Kind::Cancel, chase: OnceCell::new() });
         self.positions.push(next);
         self.ids.push(ids);
     }

@@ -73,6 +73,16 @@ impl Default for RuleConfig {
 /// Every such move has had its reply, so every status used is settled. `None` if there is no such
 /// repetition since the last capture or forward pawn move.
 pub fn side_cycle(history: &History, ply: usize, occurrences: u32) -> Option<SideCycle> {
+    cycle(history, ply, occurrences, false)
+}
+
+/// Like `side_cycle`, but reading only checks: every move that is not a check counts as idle, so no
+/// chase work is done. The "perpetual check loses, all else draws" rule, kept for comparison.
+pub fn side_cycle_checks_only(history: &History, ply: usize, occurrences: u32) -> Option<SideCycle> {
+    cycle(history, ply, occurrences, true)
+}
+
+fn cycle(history: &History, ply: usize, occurrences: u32, checks_only: bool) -> Option<SideCycle> {
     let records = history.records();
     if ply >= records.len() {
         return None;
@@ -91,7 +101,11 @@ pub fn side_cycle(history: &History, ply: usize, occurrences: u32) -> Option<Sid
         }
         j -= 2;
         // The side's move made from position j.
-        let (status, set) = history.status(j + 1);
+        let (status, set) = if checks_only {
+            (if records[j + 1].gives_check() { Status::CHECK } else { Status::IDLE }, 0)
+        } else {
+            history.status(j + 1)
+        };
         provisional |= !history.is_settled(j + 1);
         combined |= status;
         if status == Status::CHASE {
@@ -169,6 +183,25 @@ pub fn judge_prune(history: &History, ply: usize, config: &RuleConfig, draw_reac
         return if repeats(history, ply - 1, config.occurrences) { Verdict::Draw } else { Verdict::Undecided };
     }
     let Some(theirs) = side_cycle(history, ply - 1, config.occurrences) else {
+        return Verdict::Undecided;
+    };
+    match ours.violation.cmp(&theirs.violation) {
+        std::cmp::Ordering::Equal => Verdict::Draw,
+        std::cmp::Ordering::Greater => Verdict::Win(theirs.color),
+        std::cmp::Ordering::Less => Verdict::Win(ours.color),
+    }
+}
+
+/// The "perpetual check loses, all else draws" judge: rules the position at `ply` like `judge_at`
+/// but with `side_cycle_checks_only`. Used only to measure what the full rules cost and gain.
+pub fn judge_checks_only(history: &History, ply: usize, occurrences: u32) -> Verdict {
+    if ply == 0 {
+        return Verdict::Undecided;
+    }
+    let (Some(ours), Some(theirs)) = (
+        side_cycle_checks_only(history, ply, occurrences),
+        side_cycle_checks_only(history, ply - 1, occurrences),
+    ) else {
         return Verdict::Undecided;
     };
     match ours.violation.cmp(&theirs.violation) {

@@ -1,0 +1,422 @@
+//! PVS negamax and quiescence search, with the WXF judge ruling repetitions inside the tree.
+
+use super::ordering::{MAX_PLY, MovePicker, see};
+use super::score::{self, DRAW, INFINITE, MATE_BOUND, REPETITION_LOSS, Score};
+use super::tt::Bound;
+use super::{RepetitionRule, Searcher};
+use crate::judge::{RuleConfig, Verdict, judge_checks_only, judge_prune};
+use crate::moves::Move;
+use crate::piece::PieceKind;
+use std::sync::OnceLock;
+
+/// Late-move reduction table by depth and move number.
+fn reductions() -> &'static [[i32; 64]; 64] {
+    static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [[0i32; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (n, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (n as f64).ln() / 2.25) as i32;
+            }
+        }
+        t
+    })
+}
+
+impl Searcher<'_> {
+    /// Searches the root with an aspiration window around the previous score.
+    pub(crate) fn search_root_with_aspiration(&mut self, depth: i32) {
+        let previous = self.root_moves[self.pv_index].previous;
+        let mut delta = 25;
+        let (mut alpha, mut beta) = if depth >= 5 && previous.abs() < MATE_BOUND {
+            ((previous - delta).max(-INFINITE), (previous + delta).min(INFINITE))
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let value = self.search_root(alpha, beta, depth);
+            if self.stopped {
+                return;
+            }
+            if value <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (value - delta).max(-INFINITE);
+            } else if value >= beta {
+                beta = (value + delta).min(INFINITE);
+            } else {
+                return;
+            }
+            delta += delta / 2;
+            if delta > 1_000 {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+
+    /// One root iteration over the root moves from `pv_index` on, best previous first.
+    fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
+        let mut best = -INFINITE;
+        let in_check = self.history.position().in_check();
+        for i in self.pv_index..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            self.nodes += 1;
+            self.history.push_legal(m);
+            let gives_check = self.history.position().in_check();
+            let new_depth = depth - 1 + i32::from(gives_check || in_check);
+            let value = if i == self.pv_index {
+                -self.negamax(-beta, -alpha, new_depth, 1, true)
+            } else {
+                let mut v = -self.negamax(-alpha - 1, -alpha, new_depth, 1, false);
+                if v > alpha && v < beta && !self.stopped {
+                    v = -self.negamax(-beta, -alpha, new_depth, 1, true);
+                }
+                v
+            };
+            self.history.pop();
+            if self.stopped {
+                return best;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == self.pv_index || value > alpha {
+                rm.score = value;
+                let mut pv = vec![m];
+                pv.extend(self.pv[1][..self.pv_len[1]].iter().flatten());
+                rm.pv = pv;
+            } else {
+                rm.score = -INFINITE;
+            }
+            if value > best {
+                best = value;
+            }
+            if value > alpha {
+                alpha = value;
+                // Bring the new best to the front of the lines still being searched.
+                let moved = self.root_moves.remove(i);
+                self.root_moves.insert(self.pv_index, moved);
+                if value >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Rules a repetition at the current node, from the side to move's point of view.
+    fn repetition_value(&mut self, ply: usize, beta: i32) -> Option<i32> {
+        let k = self.history.plies();
+        let records = self.history.records();
+        // Cheap test first: an earlier occurrence of this position with this side to move.
+        let key = records[k].key;
+        let mut j = k;
+        let mut earlier = None;
+        while j >= 2 {
+            if records[j].is_cancel() || records[j - 1].is_cancel() {
+                break;
+            }
+            j -= 2;
+            if records[j].key == key {
+                earlier = Some(j);
+                break;
+            }
+        }
+        let j = earlier?;
+        // A repetition inside the tree counts at once; one reaching back into the game needs a
+        // second earlier occurrence.
+        let occurrences = if j > self.root_ply { 2 } else { 3 };
+        let verdict = match self.config.rule {
+            RepetitionRule::Wxf => {
+                let config = RuleConfig { occurrences, protection: self.config.protection };
+                judge_prune(&self.history, k, &config, DRAW >= beta)
+            }
+            RepetitionRule::ChecksOnly => judge_checks_only(&self.history, k, occurrences),
+        };
+        let us = self.history.position().side_to_move();
+        match verdict {
+            Verdict::Undecided => None,
+            Verdict::Draw => Some(DRAW),
+            Verdict::Win(c) if c == us => Some(REPETITION_LOSS - ply as i32),
+            Verdict::Win(_) => Some(-REPETITION_LOSS + ply as i32),
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = self.pv_len[ply + 1];
+        self.pv[ply][0] = Some(m);
+        for i in 0..child_len.min(MAX_PLY - 1) {
+            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = (child_len + 1).min(MAX_PLY);
+    }
+
+    /// PVS negamax.
+    pub(crate) fn negamax(&mut self, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, pv_node: bool) -> i32 {
+        // Step 1. Bookkeeping and limits.
+        self.pv_len[ply] = 0;
+        if depth <= 0 {
+            return self.quiescence(alpha, beta, ply);
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.should_stop() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 2 {
+            return self.eval.evaluate(self.history.position());
+        }
+
+        // Step 2. Repetitions, ruled by the judge.
+        if let Some(v) = self.repetition_value(ply, beta) {
+            return v;
+        }
+
+        // Step 3. Mate distance pruning.
+        alpha = alpha.max(Score::mated_in(ply as u32).0);
+        beta = beta.min(Score::mate_in(ply as u32 + 1).0);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 4. Transposition table.
+        let key = self.history.position().key();
+        let entry = self.tt.probe(key);
+        let tt_move = entry.and_then(|e| e.mv);
+        if let Some(e) = entry
+            && !pv_node
+            && e.depth >= depth
+        {
+            let v = Score::from_tt(e.score, ply as u32).0;
+            let fits = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => v >= beta,
+                Bound::Upper => v <= alpha,
+            };
+            if fits {
+                return v;
+            }
+        }
+
+        // Step 5. Static evaluation.
+        let in_check = self.history.position().in_check();
+        let static_eval = if in_check {
+            -INFINITE
+        } else if let Some(e) = entry {
+            e.eval
+        } else {
+            self.eval.evaluate(self.history.position())
+        };
+        self.static_evals[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2];
+
+        if !pv_node && !in_check {
+            // Step 6. Reverse futility pruning.
+            if depth <= 6 && static_eval - 85 * (depth - i32::from(improving)) >= beta && static_eval.abs() < MATE_BOUND {
+                return static_eval;
+            }
+
+            // Step 7. Null move pruning (not with only pawns and defenders left).
+            let us = self.history.position().side_to_move();
+            let pos = self.history.position();
+            let has_attackers = (pos.pieces(us, PieceKind::Rook)
+                | pos.pieces(us, PieceKind::Horse)
+                | pos.pieces(us, PieceKind::Cannon))
+                .any();
+            let after_null = self.history.records().last().is_some_and(|r| r.mv.is_none());
+            if depth >= 3 && static_eval >= beta && has_attackers && !after_null && beta.abs() < MATE_BOUND {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                self.history.push_null();
+                let v = -self.negamax(-beta, -beta + 1, depth - r, ply + 1, false);
+                self.history.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= MATE_BOUND { beta } else { v };
+                }
+            }
+        }
+
+        // Step 8. The move loop.
+        let prev = self.history.records().last().and_then(|r| r.mv).and_then(|m| {
+            let p = self.history.position().piece_at(m.to())?;
+            Some((p.index(), m.to()))
+        });
+        let counter = prev.and_then(|(p, sq)| self.heur.countermoves[p][sq.index()]);
+        let mut picker = MovePicker::new(tt_move, self.heur.killers[ply], counter);
+        let original_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let mut moves_searched = 0;
+        let mut quiets_tried: Vec<Move> = Vec::new();
+        loop {
+            let Some(m) = picker.next(self.history.position(), &self.heur) else { break };
+            let pos = self.history.position();
+            let capture = pos.piece_at(m.to()).is_some();
+            let is_killer = self.heur.killers[ply].contains(&Some(m));
+
+            // Step 9. Pruning of late moves at low depth.
+            if !pv_node && !in_check && best > -MATE_BOUND && moves_searched > 0 {
+                if !capture {
+                    if depth <= 5 && quiets_tried.len() as i32 >= 3 + depth * depth / (2 - i32::from(improving)) {
+                        continue;
+                    }
+                    if depth <= 4 && static_eval + 120 + 110 * depth <= alpha {
+                        continue;
+                    }
+                } else if depth <= 4 && see(pos, m) < -90 * depth {
+                    continue;
+                }
+            }
+
+            self.nodes += 1;
+            self.history.push_legal(m);
+            let gives_check = self.history.position().in_check();
+            // Step 10. Extensions.
+            let extension = i32::from(gives_check && depth >= 2 || in_check && ply < MAX_PLY / 2);
+            let new_depth = depth - 1 + extension.min(1);
+
+            // Step 11. Principal variation search with late-move reductions.
+            let value = if moves_searched == 0 {
+                -self.negamax(-beta, -alpha, new_depth, ply + 1, pv_node)
+            } else {
+                let mut r = 0;
+                if depth >= 3 && !capture && !gives_check && !in_check && moves_searched >= 2 {
+                    r = reductions()[depth.min(63) as usize][moves_searched.min(63)];
+                    r -= i32::from(pv_node) + i32::from(is_killer);
+                    r += i32::from(!improving);
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut v = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, false);
+                if v > alpha && r > 0 && !self.stopped {
+                    v = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, false);
+                }
+                if v > alpha && v < beta && pv_node && !self.stopped {
+                    v = -self.negamax(-beta, -alpha, new_depth, ply + 1, true);
+                }
+                v
+            };
+            self.history.pop();
+            if self.stopped {
+                return 0;
+            }
+            moves_searched += 1;
+            if !capture {
+                quiets_tried.push(m);
+            }
+
+            // Step 12. Best move so far.
+            if value > best {
+                best = value;
+                if value > alpha {
+                    best_move = Some(m);
+                    alpha = value;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if value >= beta {
+                        if !capture {
+                            let pos = self.history.position();
+                            self.heur.reward(pos, m, &quiets_tried, depth, ply, prev);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+
+        // Step 13. No legal move: mated or stalemated, both lose.
+        if moves_searched == 0 {
+            // Moves may all have been pruned; only a truly empty list is a loss.
+            if crate::movegen::count_legal(self.history.position()) == 0 {
+                return Score::mated_in(ply as u32).0;
+            }
+            return alpha;
+        }
+
+        // Step 14. Store.
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { static_eval };
+        self.tt.store(key, best_move, Score(best).to_tt(ply as u32), stored_eval, depth, bound);
+        best
+    }
+
+    /// Captures only (all evasions in check) until the position is quiet.
+    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        self.pv_len[ply] = 0;
+        if self.should_stop() {
+            return 0;
+        }
+        let pos = self.history.position();
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 2 {
+            return if in_check { 0 } else { self.eval.evaluate(pos) };
+        }
+        let key = pos.key();
+        let entry = self.tt.probe(key);
+        if let Some(e) = entry {
+            let v = Score::from_tt(e.score, ply as u32).0;
+            let fits = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => v >= beta,
+                Bound::Upper => v <= alpha,
+            };
+            if fits {
+                return v;
+            }
+        }
+        let mut best = -INFINITE;
+        if !in_check {
+            let stand_pat = entry.map_or_else(|| self.eval.evaluate(self.history.position()), |e| e.eval);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
+        let mut picker = MovePicker::captures(entry.and_then(|e| e.mv));
+        let mut any = false;
+        loop {
+            let Some(m) = picker.next(self.history.position(), &self.heur) else { break };
+            any = true;
+            let pos = self.history.position();
+            if !in_check {
+                if pos.piece_at(m.to()).is_none() {
+                    continue;
+                }
+                if see(pos, m) < 0 {
+                    continue;
+                }
+            }
+            self.history.push_legal(m);
+            let value = -self.quiescence(-beta, -alpha, ply + 1);
+            self.history.pop();
+            if self.stopped {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if value >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && !any {
+            return Score::mated_in(ply as u32).0;
+        }
+        best
+    }
+}
+
+#[allow(dead_code)]
+const _: () = assert!(score::MATE > REPETITION_LOSS + MAX_PLY as i32 && INFINITE > score::MATE);

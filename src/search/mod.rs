@@ -1,0 +1,332 @@
+//! The search: iterative deepening over PVS negamax with the WXF judge inside, on one or more
+//! threads sharing a transposition table (lazy SMP). Reports go to a callback; nothing here prints.
+
+pub mod alphabeta;
+pub mod ordering;
+pub mod score;
+pub mod time;
+pub mod tt;
+
+use crate::eval::Evaluator;
+use crate::judge::{History, ProtectionPolicy};
+use crate::movegen::legal_moves;
+use crate::moves::Move;
+use ordering::{Heuristics, MAX_PLY};
+use score::Score;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+use time::{Deadlines, Limits};
+use tt::TranspositionTable;
+
+/// Which repetition rules the search applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum RepetitionRule {
+    /// The full WXF rules: perpetual check and perpetual chase lose.
+    #[default]
+    Wxf,
+    /// Only perpetual check loses; every other repetition is a draw (for comparison).
+    ChecksOnly,
+}
+
+/// Settings of one search.
+#[derive(Clone, Debug)]
+pub struct SearchConfig {
+    /// Repetition rules.
+    pub rule: RepetitionRule,
+    /// How many best lines to report.
+    pub multipv: usize,
+    /// Time kept back for communication.
+    pub move_overhead: Duration,
+    /// Number of threads.
+    pub threads: usize,
+    /// Protection policy of the judge.
+    pub protection: ProtectionPolicy,
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig {
+            rule: RepetitionRule::Wxf,
+            multipv: 1,
+            move_overhead: Duration::from_millis(30),
+            threads: 1,
+            protection: ProtectionPolicy::default(),
+        }
+    }
+}
+
+/// One line of search progress.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// Completed depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Which line (1 = best).
+    pub multipv: u32,
+    /// Its score.
+    pub score: Score,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Transposition table use, permille.
+    pub hashfull: u32,
+    /// The line.
+    pub pv: Vec<Move>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `None` when there is no legal move.
+    pub best: Option<Move>,
+    /// The expected reply.
+    pub ponder: Option<Move>,
+    /// The best move's score.
+    pub score: Score,
+    /// Completed depth.
+    pub depth: u32,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+}
+
+/// State shared by the threads of one search and the engine that started it.
+#[derive(Default)]
+pub struct Signals {
+    /// Set to stop at once.
+    pub stop: AtomicBool,
+    /// Set while pondering: deadlines do not apply until cleared.
+    pub pondering: AtomicBool,
+    /// Nodes searched by all threads.
+    pub nodes: AtomicU64,
+}
+
+/// A root move with its last score.
+#[derive(Clone, Debug)]
+pub(crate) struct RootMove {
+    pub(crate) mv: Move,
+    pub(crate) score: i32,
+    pub(crate) previous: i32,
+    pub(crate) pv: Vec<Move>,
+}
+
+/// One thread's search state.
+pub struct Searcher<'a> {
+    pub(crate) history: History,
+    pub(crate) root_ply: usize,
+    pub(crate) eval: Evaluator,
+    pub(crate) tt: &'a TranspositionTable,
+    pub(crate) signals: &'a Signals,
+    pub(crate) heur: Box<Heuristics>,
+    pub(crate) limits: Limits,
+    pub(crate) deadlines: Deadlines,
+    pub(crate) config: SearchConfig,
+    pub(crate) nodes: u64,
+    pub(crate) reported_nodes: u64,
+    pub(crate) seldepth: usize,
+    pub(crate) stopped: bool,
+    pub(crate) main: bool,
+    pub(crate) static_evals: [i32; MAX_PLY + 4],
+    pub(crate) pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pub(crate) pv_len: [usize; MAX_PLY + 2],
+    pub(crate) root_moves: Vec<RootMove>,
+    pub(crate) pv_index: usize,
+    pub(crate) helper_offset: i32,
+}
+
+impl<'a> Searcher<'a> {
+    fn new(
+        history: History,
+        banned: &[Move],
+        limits: Limits,
+        config: SearchConfig,
+        tt: &'a TranspositionTable,
+        signals: &'a Signals,
+        heur: Box<Heuristics>,
+        main: bool,
+        start: Instant,
+    ) -> Searcher<'a> {
+        let root_ply = history.plies();
+        let root_moves: Vec<RootMove> = legal_moves(history.position())
+            .into_iter()
+            .filter(|m| !banned.contains(m))
+            .map(|mv| RootMove { mv, score: -score::INFINITE, previous: -score::INFINITE, pv: vec![mv] })
+            .collect();
+        let deadlines = Deadlines::new(&limits, config.move_overhead, start);
+        Searcher {
+            history,
+            root_ply,
+            eval: Evaluator::default(),
+            tt,
+            signals,
+            heur,
+            limits,
+            deadlines,
+            config,
+            nodes: 0,
+            reported_nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            main,
+            static_evals: [0; MAX_PLY + 4],
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
+            pv_len: [0; MAX_PLY + 2],
+            root_moves,
+            pv_index: 0,
+            helper_offset: 0,
+        }
+    }
+
+    /// Counts a node and checks limits now and then; true once the search must stop.
+    #[inline]
+    pub(crate) fn should_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes & 1023 == 0 {
+            let new = self.nodes - self.reported_nodes;
+            self.reported_nodes = self.nodes;
+            let total = self.signals.nodes.fetch_add(new, Ordering::Relaxed) + new;
+            if self.signals.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            } else if self.main {
+                let over_nodes = self.limits.nodes.is_some_and(|n| total >= n);
+                let over_time = !self.signals.pondering.load(Ordering::Relaxed)
+                    && self.deadlines.hard.is_some_and(|h| Instant::now() >= h);
+                if over_nodes || over_time {
+                    self.stopped = true;
+                    self.signals.stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        self.stopped
+    }
+
+    fn flush_nodes(&mut self) {
+        let new = self.nodes - self.reported_nodes;
+        self.reported_nodes = self.nodes;
+        self.signals.nodes.fetch_add(new, Ordering::Relaxed);
+    }
+
+    /// Iterative deepening. The main thread reports after each completed depth.
+    fn iterate(&mut self, report: &mut dyn FnMut(SearchInfo)) -> (u32, usize) {
+        let max_depth = self.limits.depth.unwrap_or(MAX_PLY as u32 - 4).clamp(1, MAX_PLY as u32 - 4) as i32;
+        let mut completed = 0;
+        let mut best_index = 0;
+        if self.root_moves.is_empty() {
+            return (0, 0);
+        }
+        let multipv = self.config.multipv.clamp(1, self.root_moves.len());
+        for depth in (1 + self.helper_offset)..=max_depth {
+            for rm in &mut self.root_moves {
+                rm.previous = rm.score;
+            }
+            for pv_index in 0..multipv {
+                self.pv_index = pv_index;
+                self.seldepth = 0;
+                self.search_root_with_aspiration(depth);
+                if self.stopped {
+                    break;
+                }
+                // Keep lines above pv_index sorted best first.
+                self.root_moves[pv_index..].sort_by(|a, b| b.score.cmp(&a.score));
+            }
+            if self.stopped {
+                // A partial iteration still counts if its first move was searched fully.
+                break;
+            }
+            completed = depth as u32;
+            best_index = 0;
+            if self.main {
+                self.flush_nodes();
+                for i in 0..multipv {
+                    let rm = &self.root_moves[i];
+                    report(SearchInfo {
+                        depth: depth as u32,
+                        seldepth: self.seldepth.max(depth as usize) as u32,
+                        multipv: i as u32 + 1,
+                        score: Score(rm.score),
+                        nodes: self.signals.nodes.load(Ordering::Relaxed),
+                        time: self.deadlines.start.elapsed(),
+                        hashfull: self.tt.hashfull(),
+                        pv: rm.pv.clone(),
+                    });
+                }
+                if self.time_to_stop_after_iteration() {
+                    break;
+                }
+            }
+            if Score(self.root_moves[0].score).is_mate() && Score(self.root_moves[0].score).0 > 0 && depth as u32 > 2 * (score::MATE - self.root_moves[0].score) as u32 + 2 {
+                break;
+            }
+        }
+        (completed, best_index)
+    }
+
+    fn time_to_stop_after_iteration(&self) -> bool {
+        if self.signals.pondering.load(Ordering::Relaxed) {
+            return false;
+        }
+        self.deadlines.soft.is_some_and(|soft| Instant::now() >= soft)
+    }
+}
+
+/// Runs a search to completion on the calling thread plus `config.threads - 1` helpers and
+/// returns the best move. `report` receives progress from the main thread.
+#[allow(clippy::too_many_arguments)]
+pub fn search(
+    history: &History,
+    banned: &[Move],
+    limits: &Limits,
+    config: &SearchConfig,
+    tt: &TranspositionTable,
+    signals: &Signals,
+    heur: &mut Box<Heuristics>,
+    report: &mut dyn FnMut(SearchInfo),
+) -> SearchResult {
+    let start = Instant::now();
+    tt.new_search();
+    signals.nodes.store(0, Ordering::Relaxed);
+    let threads = config.threads.max(1);
+    let main_heur = std::mem::replace(heur, Heuristics::new());
+    let (result, main_heur_back) = std::thread::scope(|scope| {
+        let mut helpers = Vec::new();
+        for t in 1..threads {
+            let (history, limits, config) = (history.clone(), limits.clone(), config.clone());
+            let banned = banned.to_vec();
+            helpers.push(scope.spawn(move || {
+                let mut s = Searcher::new(history, &banned, limits, config, tt, signals, Heuristics::new(), false, start);
+                // Helpers search on until the main thread stops them; odd helpers skip the first
+                // depth so the threads spread over the tree.
+                s.limits.depth = None;
+                s.helper_offset = (t % 2) as i32;
+                s.iterate(&mut |_| {});
+                s.flush_nodes();
+            }));
+        }
+        let mut main = Searcher::new(history.clone(), banned, limits.clone(), config.clone(), tt, signals, main_heur, true, start);
+        let (depth, best_index) = main.iterate(report);
+        // Pondering or infinite searches wait for stop before answering.
+        while (limits.infinite || signals.pondering.load(Ordering::Relaxed)) && !signals.stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        signals.stop.store(true, Ordering::Relaxed);
+        for h in helpers {
+            let _ = h.join();
+        }
+        main.flush_nodes();
+        let rm = main.root_moves.get(best_index);
+        let result = SearchResult {
+            best: rm.map(|r| r.mv),
+            ponder: rm.and_then(|r| r.pv.get(1).copied()),
+            score: Score(rm.map_or(score::Score::mated_in(0).0, |r| r.score)),
+            depth,
+            nodes: signals.nodes.load(Ordering::Relaxed),
+        };
+        let h = std::mem::replace(&mut main.heur, Heuristics::new());
+        (result, h)
+    });
+    *heur = main_heur_back;
+    result
+}
