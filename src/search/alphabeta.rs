@@ -4,7 +4,7 @@ use super::ordering::{MAX_PLY, MovePicker, see};
 use super::score::{self, DRAW, INFINITE, MATE_BOUND, REPETITION_LOSS, Score};
 use super::tt::Bound;
 use super::{RepetitionRule, Searcher};
-use crate::judge::{RuleConfig, Verdict, judge_checks_only, judge_prune};
+use crate::judge::{RuleConfig, Verdict, judge_checks_only, judge_prune, repeats};
 use crate::moves::Move;
 use crate::piece::PieceKind;
 use std::sync::OnceLock;
@@ -122,14 +122,16 @@ impl Searcher<'_> {
         }
         let j = earlier?;
         // A repetition inside the tree counts at once; one reaching back into the game needs a
-        // second earlier occurrence.
-        let occurrences = if j > self.root_ply { 2 } else { 3 };
+        // second earlier occurrence. Once it counts, each side's latest cycle is judged.
+        if j <= self.root_ply && !repeats(&self.history, k, 3) {
+            return None;
+        }
         let verdict = match self.config.rule {
             RepetitionRule::Wxf => {
-                let config = RuleConfig { occurrences, protection: self.config.protection };
+                let config = RuleConfig { occurrences: 2, protection: self.config.protection };
                 judge_prune(&self.history, k, &config, DRAW >= beta)
             }
-            RepetitionRule::ChecksOnly => judge_checks_only(&self.history, k, occurrences),
+            RepetitionRule::ChecksOnly => judge_checks_only(&self.history, k, 2),
         };
         let us = self.history.position().side_to_move();
         match verdict {
