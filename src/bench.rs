@@ -33,7 +33,9 @@ pub fn run(depth: u32) -> BenchResult {
 pub fn run_with(depth: u32, options: &[(&str, &str)]) -> BenchResult {
     let mut engine = Engine::new();
     for (name, value) in options {
-        engine.set_option(name, value).expect("bench options are valid");
+        engine
+            .set_option(name, value)
+            .expect("bench options are valid");
     }
     let start = Instant::now();
     let mut per_position = Vec::new();
@@ -41,9 +43,16 @@ pub fn run_with(depth: u32, options: &[(&str, &str)]) -> BenchResult {
         let pos = fen::parse(line).expect("bench positions are valid");
         engine.new_game();
         engine.set_position(pos, &[]).expect("no moves");
-        let limits = Limits { depth: Some(depth), ..Limits::default() };
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
         let result = engine.search_blocking(limits, &mut |_| {});
         per_position.push(result.nodes);
     }
-    BenchResult { nodes: per_position.iter().sum(), per_position, millis: start.elapsed().as_millis() }
+    BenchResult {
+        nodes: per_position.iter().sum(),
+        per_position,
+        millis: start.elapsed().as_millis(),
+    }
 }

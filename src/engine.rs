@@ -58,7 +58,10 @@ impl Engine {
             banned: Vec::new(),
             config: SearchConfig::default(),
             hash_mb,
-            state: Arc::new(Mutex::new(State { tt: TranspositionTable::new(hash_mb), heur: Heuristics::new() })),
+            state: Arc::new(Mutex::new(State {
+                tt: TranspositionTable::new(hash_mb),
+                heur: Heuristics::new(),
+            })),
             signals: Arc::new(Signals::default()),
             worker: None,
         }
@@ -71,7 +74,8 @@ impl Engine {
 
     /// Sets an option by name; the value is validated. Waits for a running search first.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
-        let spec = OptionSpec::find(ENGINE_OPTIONS, name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+        let spec = OptionSpec::find(ENGINE_OPTIONS, name)
+            .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
         let value = spec.parse(value)?;
         self.wait();
         match (spec.name, value) {
@@ -81,10 +85,16 @@ impl Engine {
             }
             ("Threads", OptionValue::Int(n)) => self.config.threads = n as usize,
             ("Clear Hash", _) => self.lock().tt.clear(),
-            ("Move Overhead", OptionValue::Int(ms)) => self.config.move_overhead = Duration::from_millis(ms as u64),
+            ("Move Overhead", OptionValue::Int(ms)) => {
+                self.config.move_overhead = Duration::from_millis(ms as u64)
+            }
             ("MultiPV", OptionValue::Int(n)) => self.config.multipv = n as usize,
             ("RepetitionRule", OptionValue::Text(t)) => {
-                self.config.rule = if t == "check-only" { RepetitionRule::ChecksOnly } else { RepetitionRule::Wxf }
+                self.config.rule = if t == "check-only" {
+                    RepetitionRule::ChecksOnly
+                } else {
+                    RepetitionRule::Wxf
+                }
             }
             _ => {}
         }
@@ -144,28 +154,56 @@ impl Engine {
     pub fn go(&mut self, limits: Limits, mut reporter: Reporter) {
         self.wait();
         self.signals.stop.store(false, Ordering::Relaxed);
-        self.signals.pondering.store(limits.ponder, Ordering::Relaxed);
-        let (history, banned, config) = (self.history.clone(), self.banned.clone(), self.config.clone());
+        self.signals
+            .pondering
+            .store(limits.ponder, Ordering::Relaxed);
+        let (history, banned, config) = (
+            self.history.clone(),
+            self.banned.clone(),
+            self.config.clone(),
+        );
         let (state, signals) = (self.state.clone(), self.signals.clone());
         self.worker = Some(std::thread::spawn(move || {
             let mut guard = state.lock().unwrap_or_else(|e| e.into_inner());
             let State { tt, heur } = &mut *guard;
-            let result = search::search(&history, &banned, &limits, &config, tt, &signals, heur, &mut |info| {
-                reporter(Report::Info(info))
-            });
+            let result = search::search(
+                &history,
+                &banned,
+                &limits,
+                &config,
+                tt,
+                &signals,
+                heur,
+                &mut |info| reporter(Report::Info(info)),
+            );
             drop(guard);
             reporter(Report::BestMove(result));
         }));
     }
 
     /// Runs a search on the calling thread and returns its result (bench, tests, tools).
-    pub fn search_blocking(&mut self, limits: Limits, report: &mut dyn FnMut(SearchInfo)) -> SearchResult {
+    pub fn search_blocking(
+        &mut self,
+        limits: Limits,
+        report: &mut dyn FnMut(SearchInfo),
+    ) -> SearchResult {
         self.wait();
         self.signals.stop.store(false, Ordering::Relaxed);
-        self.signals.pondering.store(limits.ponder, Ordering::Relaxed);
+        self.signals
+            .pondering
+            .store(limits.ponder, Ordering::Relaxed);
         let mut guard = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let State { tt, heur } = &mut *guard;
-        search::search(&self.history, &self.banned, &limits, &self.config, tt, &self.signals, heur, report)
+        search::search(
+            &self.history,
+            &self.banned,
+            &limits,
+            &self.config,
+            tt,
+            &self.signals,
+            heur,
+            report,
+        )
     }
 
     /// Asks a running search to stop; its `BestMove` report follows shortly.
@@ -194,6 +232,12 @@ impl Engine {
     /// The current position as FEN.
     pub fn fen(&self) -> String {
         fen::format(self.history.position())
+    }
+
+    /// The hash-table entry for `pos` (UCCI `probe`); `None` if there is none or a search is
+    /// using the table.
+    pub fn probe_hash(&self, pos: &Position) -> Option<crate::search::tt::Entry> {
+        self.state.try_lock().ok()?.tt.probe(pos.key())
     }
 }
 

@@ -87,7 +87,7 @@ fn parse_square(b: &[u8], ranks: RankStyle) -> Result<(Square, &[u8]), MoveTextE
     };
     if digits == 0 {
         return Err(match rest.first() {
-            Some(&c) => MoveTextErrorKind::BadRank(c.to_string()),
+            Some(&c) => MoveTextErrorKind::BadRank((c as char).to_string()),
             None => MoveTextErrorKind::TooShort,
         });
     }

@@ -48,14 +48,48 @@ pub struct OptionSpec {
 /// Engine-level options (protocol-specific ones such as `Ranks` or `UCI_ShowWDL` live in the
 /// protocol layer).
 pub const ENGINE_OPTIONS: &[OptionSpec] = &[
-    OptionSpec { name: "Hash", kind: OptionKind::Spin { default: 16, min: 1, max: 65_536 } },
-    OptionSpec { name: "Threads", kind: OptionKind::Spin { default: 1, min: 1, max: 256 } },
-    OptionSpec { name: "Clear Hash", kind: OptionKind::Button },
-    OptionSpec { name: "Move Overhead", kind: OptionKind::Spin { default: 30, min: 0, max: 5_000 } },
-    OptionSpec { name: "MultiPV", kind: OptionKind::Spin { default: 1, min: 1, max: 128 } },
+    OptionSpec {
+        name: "Hash",
+        kind: OptionKind::Spin {
+            default: 16,
+            min: 1,
+            max: 65_536,
+        },
+    },
+    OptionSpec {
+        name: "Threads",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 256,
+        },
+    },
+    OptionSpec {
+        name: "Clear Hash",
+        kind: OptionKind::Button,
+    },
+    OptionSpec {
+        name: "Move Overhead",
+        kind: OptionKind::Spin {
+            default: 30,
+            min: 0,
+            max: 5_000,
+        },
+    },
+    OptionSpec {
+        name: "MultiPV",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 128,
+        },
+    },
     OptionSpec {
         name: "RepetitionRule",
-        kind: OptionKind::Combo { default: "wxf", values: &["wxf", "check-only"] },
+        kind: OptionKind::Combo {
+            default: "wxf",
+            values: &["wxf", "check-only"],
+        },
     },
 ];
 
@@ -92,7 +126,11 @@ impl fmt::Display for OptionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             OptionError::Unknown(n) => write!(f, "unknown option {n:?}"),
-            OptionError::BadValue { name, value, expected } => {
+            OptionError::BadValue {
+                name,
+                value,
+                expected,
+            } => {
                 write!(f, "option {name}: value {value:?} is not {expected}")
             }
         }
@@ -104,7 +142,9 @@ impl std::error::Error for OptionError {}
 impl OptionSpec {
     /// Finds an option by name, case-insensitively.
     pub fn find<'a>(table: &'a [OptionSpec], name: &str) -> Option<&'a OptionSpec> {
-        table.iter().find(|o| o.name.eq_ignore_ascii_case(name.trim()))
+        table
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
     }
 
     /// Checks a value given as text against this option's type.
@@ -147,7 +187,10 @@ mod tests {
         assert!(hash.parse("0").is_err());
         assert!(hash.parse("lots").is_err());
         let rule = OptionSpec::find(ENGINE_OPTIONS, "RepetitionRule").unwrap();
-        assert_eq!(rule.parse("Check-Only"), Ok(OptionValue::Text("check-only".into())));
+        assert_eq!(
+            rule.parse("Check-Only"),
+            Ok(OptionValue::Text("check-only".into()))
+        );
         assert!(rule.parse("none").is_err());
         assert!(OptionSpec::find(ENGINE_OPTIONS, "Nope").is_none());
     }

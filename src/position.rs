@@ -377,7 +377,7 @@ impl Position {
             self.key ^= zobrist::piece_key(c, to);
             self.halfmoves = 0;
         } else {
-            self.halfmoves += 1;
+            self.halfmoves = self.halfmoves.saturating_add(1);
         }
         self.by_color[piece.color.index()] ^= from_to;
         self.by_kind[piece.kind.index()] ^= from_to;
@@ -387,7 +387,7 @@ impl Position {
             ^ zobrist::piece_key(piece, to)
             ^ zobrist::BLACK_TO_MOVE;
         if self.side == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.side = self.side.flip();
         self.checkers = self.attackers_to(self.king(self.side), self.side.flip(), self.occupied());

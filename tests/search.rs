@@ -4,7 +4,7 @@
 use xq::engine::Engine;
 use xq::fen;
 use xq::moves::Move;
-use xq::search::score::{MATE_BOUND, REPETITION_LOSS};
+use xq::search::score::REPETITION_LOSS;
 use xq::search::time::Limits;
 
 fn search(fen_text: &str, moves: &[&str], depth: u32) -> xq::search::SearchResult {
@@ -12,7 +12,13 @@ fn search(fen_text: &str, moves: &[&str], depth: u32) -> xq::search::SearchResul
     let (pos, _) = fen::parse_lenient(fen_text).unwrap();
     let moves: Vec<Move> = moves.iter().map(|m| m.parse().unwrap()).collect();
     engine.set_position(pos, &moves).unwrap();
-    engine.search_blocking(Limits { depth: Some(depth), ..Limits::default() }, &mut |_| {})
+    engine.search_blocking(
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+        &mut |_| {},
+    )
 }
 
 #[test]
@@ -39,7 +45,9 @@ fn avoids_completing_a_perpetual_check() {
     // After two full cycles a third check would be a perpetual check, which loses; Red must pick
     // something else even though it is worse on the board.
     let fen_text = "c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w";
-    let cycles = ["h8h9", "f9f8", "h9h8", "f8f9", "h8h9", "f9f8", "h9h8", "f8f9"];
+    let cycles = [
+        "h8h9", "f9f8", "h9h8", "f8f9", "h8h9", "f9f8", "h9h8", "f8f9",
+    ];
     let result = search(fen_text, &cycles, 8);
     assert_ne!(result.best.unwrap().to_string(), "h8h9", "{result:?}");
     assert!(result.score.0 > -REPETITION_LOSS + 500, "{result:?}");
@@ -50,21 +58,42 @@ fn avoids_completing_a_perpetual_check() {
 
 #[test]
 fn same_choice_with_colours_swapped() {
-    let pos = fen::parse_lenient("c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w").unwrap().0.color_swap();
-    let cycles: Vec<Move> = ["h8h9", "f9f8", "h9h8", "f8f9", "h8h9", "f9f8", "h9h8", "f8f9"]
-        .iter()
-        .map(|m| m.parse::<Move>().unwrap().flip())
-        .collect();
+    let pos = fen::parse_lenient("c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w")
+        .unwrap()
+        .0
+        .color_swap();
+    let cycles: Vec<Move> = [
+        "h8h9", "f9f8", "h9h8", "f8f9", "h8h9", "f9f8", "h9h8", "f8f9",
+    ]
+    .iter()
+    .map(|m| m.parse::<Move>().unwrap().flip())
+    .collect();
     let mut engine = Engine::new();
     engine.set_position(pos, &cycles).unwrap();
-    let result = engine.search_blocking(Limits { depth: Some(8), ..Limits::default() }, &mut |_| {});
-    assert_ne!(result.best.unwrap(), "h8h9".parse::<Move>().unwrap().flip(), "{result:?}");
+    let result = engine.search_blocking(
+        Limits {
+            depth: Some(8),
+            ..Limits::default()
+        },
+        &mut |_| {},
+    );
+    assert_ne!(
+        result.best.unwrap(),
+        "h8h9".parse::<Move>().unwrap().flip(),
+        "{result:?}"
+    );
     assert!(result.score.0 > -REPETITION_LOSS + 500, "{result:?}");
 }
 
 #[test]
 fn bench_signature() {
-    let expected: u64 = include_str!("../bench/signature").trim().parse().expect("a number in bench/signature");
+    let expected: u64 = include_str!("../bench/signature")
+        .trim()
+        .parse()
+        .expect("a number in bench/signature");
     let result = xq::bench::run(xq::bench::DEFAULT_DEPTH);
-    assert_eq!(result.nodes, expected, "bench signature changed: update bench/signature and say `Bench: N` in the commit");
+    assert_eq!(
+        result.nodes, expected,
+        "bench signature changed: update bench/signature and say `Bench: N` in the commit"
+    );
 }

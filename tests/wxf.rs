@@ -96,14 +96,22 @@ impl Form {
 }
 
 fn run_case(case: &Case, form: Form, rule: &str) -> Result<(), Failed> {
-    let (start, _warnings) = fen::parse_lenient(&case.fen).map_err(|e| format!("case {}: bad FEN: {e}", case.id))?;
+    let (start, _warnings) =
+        fen::parse_lenient(&case.fen).map_err(|e| format!("case {}: bad FEN: {e}", case.id))?;
     let start = form.position(&start);
     let mut history = History::new(start, policy());
     for (i, text) in case.moves.iter().enumerate() {
-        let m: Move = text.parse().map_err(|e| format!("case {} ply {}: {e}", case.id, i + 1))?;
-        history.push(form.mv(m)).map_err(|e| format!("case {}: {e}", case.id))?;
+        let m: Move = text
+            .parse()
+            .map_err(|e| format!("case {} ply {}: {e}", case.id, i + 1))?;
+        history
+            .push(form.mv(m))
+            .map_err(|e| format!("case {}: {e}", case.id))?;
     }
-    let config = RuleConfig { occurrences: 2, protection: policy() };
+    let config = RuleConfig {
+        occurrences: 2,
+        protection: policy(),
+    };
     let ruling = judge_before_reply(&history, &config);
     let expected = form.expected(&case.result);
     let got = ruling.verdict.to_string();
@@ -113,8 +121,18 @@ fn run_case(case: &Case, form: Form, rule: &str) -> Result<(), Failed> {
         let statuses: Vec<String> = (1..=history.plies())
             .map(|ply| {
                 let (s, c) = history.status(ply);
-                let mv = history.records()[ply].mv.map(|m| m.to_string()).unwrap_or_default();
-                format!("{mv}:{s:?}{}", if c != 0 { format!("{c:#x}") } else { String::new() })
+                let mv = history.records()[ply]
+                    .mv
+                    .map(|m| m.to_string())
+                    .unwrap_or_default();
+                format!(
+                    "{mv}:{s:?}{}",
+                    if c != 0 {
+                        format!("{c:#x}")
+                    } else {
+                        String::new()
+                    }
+                )
             })
             .collect();
         Err(format!(
@@ -131,18 +149,30 @@ fn run_case(case: &Case, form: Form, rule: &str) -> Result<(), Failed> {
 /// The same case through the referee's move-by-move path: the first decision must be the
 /// expected result (a game is ruled as soon as both sides' cycles exist).
 fn run_referee(case: &Case) -> Result<(), Failed> {
-    let (start, _) = fen::parse_lenient(&case.fen).map_err(|e| format!("case {}: bad FEN: {e}", case.id))?;
-    let config = RuleConfig { occurrences: 2, protection: policy() };
+    let (start, _) =
+        fen::parse_lenient(&case.fen).map_err(|e| format!("case {}: bad FEN: {e}", case.id))?;
+    let config = RuleConfig {
+        occurrences: 2,
+        protection: policy(),
+    };
     let mut game = Adjudicator::new(start, config);
     for text in &case.moves {
         let m: Move = text.parse().map_err(|e| format!("case {}: {e}", case.id))?;
         game.play(m).map_err(|e| format!("case {}: {e}", case.id))?;
     }
-    let got = game.decision().map_or("undecided".to_string(), |d| d.verdict.to_string());
+    let got = game
+        .decision()
+        .map_or("undecided".to_string(), |d| d.verdict.to_string());
     if got == case.result {
         Ok(())
     } else {
-        Err(format!("case {}: referee says {got} ({:?}), expected {}", case.id, game.decision(), case.result).into())
+        Err(format!(
+            "case {}: referee says {got} ({:?}), expected {}",
+            case.id,
+            game.decision(),
+            case.result
+        )
+        .into())
     }
 }
 
@@ -154,10 +184,16 @@ fn main() {
     let mut trials = Vec::new();
     for case in cases {
         let case = std::sync::Arc::new(case);
-        let rule = rules.get(&case.diagram).cloned().unwrap_or_else(|| "-".into());
+        let rule = rules
+            .get(&case.diagram)
+            .cloned()
+            .unwrap_or_else(|| "-".into());
         let diagram = match case.diagram.as_str() {
             "" => "extra".to_string(),
-            d => format!("diagram_{}", d.replace('?', "_unverified").replace('-', "_")),
+            d => format!(
+                "diagram_{}",
+                d.replace('?', "_unverified").replace('-', "_")
+            ),
         };
         for form in [Form::AsGiven, Form::Mirror, Form::ColorSwap, Form::Both] {
             let name = format!("{diagram}_case_{}{}", case.id, form.suffix());

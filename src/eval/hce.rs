@@ -25,8 +25,22 @@ const fn placement(kind: PieceKind, f: i32, r: i32) -> i32 {
     let centre = 4 - if f > 4 { f - 4 } else { 4 - f }; // 0 on the edge files, 4 in the middle
     match kind {
         PieceKind::King => -12 * r + if f == 4 { 5 } else { 0 },
-        PieceKind::Advisor => if f == 4 && r == 1 { 8 } else { 0 },
-        PieceKind::Elephant => if f == 4 && r == 2 { 8 } else if r == 2 { -4 } else { 0 },
+        PieceKind::Advisor => {
+            if f == 4 && r == 1 {
+                8
+            } else {
+                0
+            }
+        }
+        PieceKind::Elephant => {
+            if f == 4 && r == 2 {
+                8
+            } else if r == 2 {
+                -4
+            } else {
+                0
+            }
+        }
         PieceKind::Horse => {
             let advance = match r {
                 0 => -15,
@@ -50,7 +64,13 @@ const fn placement(kind: PieceKind, f: i32, r: i32) -> i32 {
             advance + if f == 3 || f == 5 { 8 } else { 0 }
         }
         PieceKind::Cannon => {
-            let file = if f == 4 { 18 } else if f == 1 || f == 7 { 5 } else { 0 };
+            let file = if f == 4 {
+                18
+            } else if f == 1 || f == 7 {
+                5
+            } else {
+                0
+            };
             let rank = match r {
                 2 => 6,
                 7 => 12,
@@ -70,7 +90,12 @@ const fn placement(kind: PieceKind, f: i32, r: i32) -> i32 {
                     8 => 110,
                     _ => 20,
                 };
-                advance + if r >= 6 && r <= 8 { 6 * centre } else { 2 * centre }
+                advance
+                    + if r >= 6 && r <= 8 {
+                        6 * centre
+                    } else {
+                        2 * centre
+                    }
             }
         }
     }
@@ -107,7 +132,12 @@ pub fn evaluate(pos: &Position) -> i32 {
     let red = side_score(pos, Color::Red);
     let black = side_score(pos, Color::Black);
     let score = red - black;
-    TEMPO + if pos.side_to_move() == Color::Red { score } else { -score }
+    TEMPO
+        + if pos.side_to_move() == Color::Red {
+            score
+        } else {
+            -score
+        }
 }
 
 fn side_score(pos: &Position, us: Color) -> i32 {

@@ -10,14 +10,20 @@ use crate::square::Square;
 
 /// Whether the piece on `from` capturing the piece on `to` is a chase threat. The attacker's side
 /// must be to move in `pos`.
-pub fn is_chase_capture(pos: &Position, from: Square, to: Square, policy: ProtectionPolicy) -> bool {
+pub fn is_chase_capture(
+    pos: &Position,
+    from: Square,
+    to: Square,
+    policy: ProtectionPolicy,
+) -> bool {
     let (Some(attacker), Some(victim)) = (pos.piece_at(from), pos.piece_at(to)) else {
         return false;
     };
     if attacker.color != pos.side_to_move() || victim.color == attacker.color {
         return false;
     }
-    if matches!(attacker.kind, PieceKind::King | PieceKind::Pawn) || victim.kind == PieceKind::King {
+    if matches!(attacker.kind, PieceKind::King | PieceKind::Pawn) || victim.kind == PieceKind::King
+    {
         return false;
     }
     // A pawn that has not crossed the river cannot be chased.

@@ -35,7 +35,11 @@ pub struct PieceId(u8);
 impl PieceId {
     /// The piece's colour.
     pub fn color(self) -> Color {
-        if self.0 < 16 { Color::Red } else { Color::Black }
+        if self.0 < 16 {
+            Color::Red
+        } else {
+            Color::Black
+        }
     }
 
     /// Index 0..16 within its colour (the bit in a chased set).
@@ -55,7 +59,10 @@ struct IdBoard {
 
 impl IdBoard {
     fn new(pos: &Position) -> IdBoard {
-        let mut ids = IdBoard { at: [NO_PIECE; 90], square: [NO_PIECE; 32] };
+        let mut ids = IdBoard {
+            at: [NO_PIECE; 90],
+            square: [NO_PIECE; 32],
+        };
         let mut next = [0u8, 16u8];
         for sq in Square::all() {
             if let Some(p) = pos.piece_at(sq) {
@@ -146,7 +153,11 @@ pub struct IllegalMove {
 
 impl fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "ply {}: {} is not legal in {}", self.ply, self.mv, self.fen)
+        write!(
+            f,
+            "ply {}: {} is not legal in {}",
+            self.ply, self.mv, self.fen
+        )
     }
 }
 
@@ -164,8 +175,18 @@ pub struct History {
 impl History {
     /// A history starting at `start`, judging protection with `policy`.
     pub fn new(start: Position, policy: ProtectionPolicy) -> History {
-        let record = Record { key: start.key(), mv: None, kind: Kind::Start, chase: OnceCell::new() };
-        History { ids: vec![IdBoard::new(&start)], positions: vec![start], records: vec![record], policy }
+        let record = Record {
+            key: start.key(),
+            mv: None,
+            kind: Kind::Start,
+            chase: OnceCell::new(),
+        };
+        History {
+            ids: vec![IdBoard::new(&start)],
+            positions: vec![start],
+            records: vec![record],
+            policy,
+        }
     }
 
     /// The protection policy in use.
@@ -176,7 +197,9 @@ impl History {
     /// The current position.
     #[inline]
     pub fn position(&self) -> &Position {
-        self.positions.last().expect("a history has a start position")
+        self.positions
+            .last()
+            .expect("a history has a start position")
     }
 
     /// The position after `ply` moves (0 = start).
@@ -215,7 +238,11 @@ impl History {
     pub fn push(&mut self, m: Move) -> Result<(), IllegalMove> {
         let pos = self.position();
         if !pos.is_legal(m) {
-            return Err(IllegalMove { mv: m, fen: pos.to_string(), ply: self.plies() + 1 });
+            return Err(IllegalMove {
+                mv: m,
+                fen: pos.to_string(),
+                ply: self.plies() + 1,
+            });
         }
         self.push_legal(m);
         Ok(())
@@ -226,7 +253,9 @@ impl History {
     #[inline]
     pub fn push_legal(&mut self, m: Move) {
         let pos = self.position();
-        let mover = pos.piece_at(m.from()).expect("a legal move starts on a piece");
+        let mover = pos
+            .piece_at(m.from())
+            .expect("a legal move starts on a piece");
         let mut next = pos.clone();
         let captured = next.play(m);
         let mut ids = self.ids.last().expect("ids for every ply").clone();
@@ -239,7 +268,12 @@ impl History {
         } else {
             Kind::Quiet
         };
-        self.records.push(Record { key: next.key(), mv: Some(m), kind, chase: OnceCell::new() });
+        self.records.push(Record {
+            key: next.key(),
+            mv: Some(m),
+            kind,
+            chase: OnceCell::new(),
+        });
         self.positions.push(next);
         self.ids.push(ids);
     }
@@ -249,7 +283,12 @@ impl History {
     pub fn push_null(&mut self) {
         let next = self.position().pass().expect("no null move while in check");
         let ids = self.ids.last().expect("ids for every ply").clone();
-        self.records.push(Record { key: next.key(), mv: None, kind: Kind::Cancel, chase: OnceCell::new() });
+        self.records.push(Record {
+            key: next.key(),
+            mv: None,
+            kind: Kind::Cancel,
+            chase: OnceCell::new(),
+        });
         self.positions.push(next);
         self.ids.push(ids);
     }
@@ -281,7 +320,9 @@ impl History {
         match record.kind {
             Kind::Start | Kind::Cancel => (Status::CANCEL, 0),
             Kind::Check => (Status::CHECK, 0),
-            Kind::Quiet if self.is_settled(ply) => *record.chase.get_or_init(|| self.chase_status(ply)),
+            Kind::Quiet if self.is_settled(ply) => {
+                *record.chase.get_or_init(|| self.chase_status(ply))
+            }
             Kind::Quiet => self.chase_status(ply),
         }
     }
@@ -302,15 +343,24 @@ impl History {
             };
             let answered = match next {
                 None => true,
-                Some((pos, next_ids)) => match (next_ids.square_of(attacker), next_ids.square_of(victim)) {
-                    (Some(a), Some(v)) => !is_chase_capture(pos, a, v, self.policy),
-                    _ => true,
-                },
+                Some((pos, next_ids)) => {
+                    match (next_ids.square_of(attacker), next_ids.square_of(victim)) {
+                        (Some(a), Some(v)) => !is_chase_capture(pos, a, v, self.policy),
+                        _ => true,
+                    }
+                }
             };
             if answered {
                 chased |= 1 << victim.index();
             }
         }
-        (if chased != 0 { Status::CHASE } else { Status::IDLE }, chased)
+        (
+            if chased != 0 {
+                Status::CHASE
+            } else {
+                Status::IDLE
+            },
+            chased,
+        )
     }
 }

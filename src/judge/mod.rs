@@ -63,7 +63,10 @@ pub struct RuleConfig {
 
 impl Default for RuleConfig {
     fn default() -> RuleConfig {
-        RuleConfig { occurrences: 3, protection: ProtectionPolicy::default() }
+        RuleConfig {
+            occurrences: 3,
+            protection: ProtectionPolicy::default(),
+        }
     }
 }
 
@@ -78,7 +81,11 @@ pub fn side_cycle(history: &History, ply: usize, occurrences: u32) -> Option<Sid
 
 /// Like `side_cycle`, but reading only checks: every move that is not a check counts as idle, so no
 /// chase work is done. The "perpetual check loses, all else draws" rule, kept for comparison.
-pub fn side_cycle_checks_only(history: &History, ply: usize, occurrences: u32) -> Option<SideCycle> {
+pub fn side_cycle_checks_only(
+    history: &History,
+    ply: usize,
+    occurrences: u32,
+) -> Option<SideCycle> {
     cycle(history, ply, occurrences, true)
 }
 
@@ -102,7 +109,14 @@ fn cycle(history: &History, ply: usize, occurrences: u32, checks_only: bool) -> 
         j -= 2;
         // The side's move made from position j.
         let (status, set) = if checks_only {
-            (if records[j + 1].gives_check() { Status::CHECK } else { Status::IDLE }, 0)
+            (
+                if records[j + 1].gives_check() {
+                    Status::CHECK
+                } else {
+                    Status::IDLE
+                },
+                0,
+            )
         } else {
             history.status(j + 1)
         };
@@ -127,7 +141,11 @@ fn cycle(history: &History, ply: usize, occurrences: u32, checks_only: bool) -> 
                     violation,
                     first_ply: j,
                     last_ply: ply,
-                    chased: if violation == Violation::PerpetualChase { chased } else { 0 },
+                    chased: if violation == Violation::PerpetualChase {
+                        chased
+                    } else {
+                        0
+                    },
                     provisional,
                 });
             }
@@ -140,7 +158,11 @@ fn cycle(history: &History, ply: usize, occurrences: u32, checks_only: bool) -> 
 /// side, which was to move one ply earlier, must both exist. Only moves before `ply` are used, and
 /// their statuses are all settled.
 pub fn judge_at(history: &History, ply: usize, config: &RuleConfig) -> Ruling {
-    let undecided = Ruling { verdict: Verdict::Undecided, ply, cycles: None };
+    let undecided = Ruling {
+        verdict: Verdict::Undecided,
+        ply,
+        cycles: None,
+    };
     if ply == 0 {
         return undecided;
     }
@@ -155,14 +177,22 @@ pub fn judge_at(history: &History, ply: usize, config: &RuleConfig) -> Ruling {
         std::cmp::Ordering::Greater => Verdict::Win(other.color),
         std::cmp::Ordering::Less => Verdict::Win(to_move.color),
     };
-    Ruling { verdict, ply, cycles: Some([to_move, other]) }
+    Ruling {
+        verdict,
+        ply,
+        cycles: Some([to_move, other]),
+    }
 }
 
 /// Judges the latest settled position: the one before the last move, whose reply (the last move)
 /// settles the chase status of the move before it. This is the convention of the WXF case suite.
 pub fn judge_before_reply(history: &History, config: &RuleConfig) -> Ruling {
     match history.plies() {
-        0 => Ruling { verdict: Verdict::Undecided, ply: 0, cycles: None },
+        0 => Ruling {
+            verdict: Verdict::Undecided,
+            ply: 0,
+            cycles: None,
+        },
         n => judge_at(history, n - 1, config),
     }
 }
@@ -172,7 +202,12 @@ pub fn judge_before_reply(history: &History, config: &RuleConfig) -> Ruling {
 /// cycle is idle (it cannot lose the repetition) and a draw already reaches beta
 /// (`draw_reaches_beta`), a plain repetition test of the other side's position is enough: the
 /// result can only be a draw or better, and a draw already cuts off.
-pub fn judge_prune(history: &History, ply: usize, config: &RuleConfig, draw_reaches_beta: bool) -> Verdict {
+pub fn judge_prune(
+    history: &History,
+    ply: usize,
+    config: &RuleConfig,
+    draw_reaches_beta: bool,
+) -> Verdict {
     if ply == 0 {
         return Verdict::Undecided;
     }
@@ -180,7 +215,11 @@ pub fn judge_prune(history: &History, ply: usize, config: &RuleConfig, draw_reac
         return Verdict::Undecided;
     };
     if ours.violation == Violation::Idle && draw_reaches_beta {
-        return if repeats(history, ply - 1, config.occurrences) { Verdict::Draw } else { Verdict::Undecided };
+        return if repeats(history, ply - 1, config.occurrences) {
+            Verdict::Draw
+        } else {
+            Verdict::Undecided
+        };
     }
     let Some(theirs) = side_cycle(history, ply - 1, config.occurrences) else {
         return Verdict::Undecided;
@@ -252,12 +291,18 @@ mod tests {
         h
     }
 
-    const CONFIG: RuleConfig = RuleConfig { occurrences: 2, protection: ProtectionPolicy::BeforeCapture };
+    const CONFIG: RuleConfig = RuleConfig {
+        occurrences: 2,
+        protection: ProtectionPolicy::BeforeCapture,
+    };
 
     #[test]
     fn prune_agrees_with_full_judge() {
         // Diagram 1: Red checks perpetually with the rook; Black's king steps are idle.
-        let h = play("c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w", "h8h9 f9f8 h9h8 f8f9 h8h9 f9f8 h9h8");
+        let h = play(
+            "c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w",
+            "h8h9 f9f8 h9h8 f8f9 h8h9 f9f8 h9h8",
+        );
         for ply in 0..=h.plies() {
             let full = judge_at(&h, ply, &CONFIG).verdict;
             assert_eq!(judge_prune(&h, ply, &CONFIG, false), full, "ply {ply}");
@@ -268,7 +313,10 @@ mod tests {
                 assert_eq!(full, Verdict::Win(h.position_at(ply).side_to_move()));
             }
         }
-        assert_eq!(judge_at(&h, 6, &CONFIG).verdict, Verdict::Win(crate::square::Color::Black));
+        assert_eq!(
+            judge_at(&h, 6, &CONFIG).verdict,
+            Verdict::Win(crate::square::Color::Black)
+        );
     }
 
     #[test]

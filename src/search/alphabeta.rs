@@ -29,7 +29,10 @@ impl Searcher<'_> {
         let previous = self.root_moves[self.pv_index].previous;
         let mut delta = 25;
         let (mut alpha, mut beta) = if depth >= 5 && previous.abs() < MATE_BOUND {
-            ((previous - delta).max(-INFINITE), (previous + delta).min(INFINITE))
+            (
+                (previous - delta).max(-INFINITE),
+                (previous + delta).min(INFINITE),
+            )
         } else {
             (-INFINITE, INFINITE)
         };
@@ -128,7 +131,10 @@ impl Searcher<'_> {
         }
         let verdict = match self.config.rule {
             RepetitionRule::Wxf => {
-                let config = RuleConfig { occurrences: 2, protection: self.config.protection };
+                let config = RuleConfig {
+                    occurrences: 2,
+                    protection: self.config.protection,
+                };
                 judge_prune(&self.history, k, &config, DRAW >= beta)
             }
             RepetitionRule::ChecksOnly => judge_checks_only(&self.history, k, 2),
@@ -152,7 +158,14 @@ impl Searcher<'_> {
     }
 
     /// PVS negamax.
-    pub(crate) fn negamax(&mut self, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, pv_node: bool) -> i32 {
+    pub(crate) fn negamax(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
         // Step 1. Bookkeeping and limits.
         self.pv_len[ply] = 0;
         if depth <= 0 {
@@ -212,7 +225,10 @@ impl Searcher<'_> {
 
         if !pv_node && !in_check {
             // Step 6. Reverse futility pruning.
-            if depth <= 6 && static_eval - 85 * (depth - i32::from(improving)) >= beta && static_eval.abs() < MATE_BOUND {
+            if depth <= 6
+                && static_eval - 85 * (depth - i32::from(improving)) >= beta
+                && static_eval.abs() < MATE_BOUND
+            {
                 return static_eval;
             }
 
@@ -222,9 +238,18 @@ impl Searcher<'_> {
             let has_attackers = (pos.pieces(us, PieceKind::Rook)
                 | pos.pieces(us, PieceKind::Horse)
                 | pos.pieces(us, PieceKind::Cannon))
-                .any();
-            let after_null = self.history.records().last().is_some_and(|r| r.mv.is_none());
-            if depth >= 3 && static_eval >= beta && has_attackers && !after_null && beta.abs() < MATE_BOUND {
+            .any();
+            let after_null = self
+                .history
+                .records()
+                .last()
+                .is_some_and(|r| r.mv.is_none());
+            if depth >= 3
+                && static_eval >= beta
+                && has_attackers
+                && !after_null
+                && beta.abs() < MATE_BOUND
+            {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 self.history.push_null();
                 let v = -self.negamax(-beta, -beta + 1, depth - r, ply + 1, false);
@@ -239,10 +264,15 @@ impl Searcher<'_> {
         }
 
         // Step 8. The move loop.
-        let prev = self.history.records().last().and_then(|r| r.mv).and_then(|m| {
-            let p = self.history.position().piece_at(m.to())?;
-            Some((p.index(), m.to()))
-        });
+        let prev = self
+            .history
+            .records()
+            .last()
+            .and_then(|r| r.mv)
+            .and_then(|m| {
+                let p = self.history.position().piece_at(m.to())?;
+                Some((p.index(), m.to()))
+            });
         let counter = prev.and_then(|(p, sq)| self.heur.countermoves[p][sq.index()]);
         let mut picker = MovePicker::new(tt_move, self.heur.killers[ply], counter);
         let original_alpha = alpha;
@@ -250,8 +280,7 @@ impl Searcher<'_> {
         let mut best_move = None;
         let mut moves_searched = 0;
         let mut quiets_tried: Vec<Move> = Vec::new();
-        loop {
-            let Some(m) = picker.next(self.history.position(), &self.heur) else { break };
+        while let Some(m) = picker.next(self.history.position(), &self.heur) {
             let pos = self.history.position();
             let capture = pos.piece_at(m.to()).is_some();
             let is_killer = self.heur.killers[ply].contains(&Some(m));
@@ -259,7 +288,10 @@ impl Searcher<'_> {
             // Step 9. Pruning of late moves at low depth.
             if !pv_node && !in_check && best > -MATE_BOUND && moves_searched > 0 {
                 if !capture {
-                    if depth <= 5 && quiets_tried.len() as i32 >= 3 + depth * depth / (2 - i32::from(improving)) {
+                    if depth <= 5
+                        && quiets_tried.len() as i32
+                            >= 3 + depth * depth / (2 - i32::from(improving))
+                    {
                         continue;
                     }
                     if depth <= 4 && static_eval + 120 + 110 * depth <= alpha {
@@ -344,7 +376,14 @@ impl Searcher<'_> {
             Bound::Upper
         };
         let stored_eval = if in_check { 0 } else { static_eval };
-        self.tt.store(key, best_move, Score(best).to_tt(ply as u32), stored_eval, depth, bound);
+        self.tt.store(
+            key,
+            best_move,
+            Score(best).to_tt(ply as u32),
+            stored_eval,
+            depth,
+            bound,
+        );
         best
     }
 
@@ -376,7 +415,8 @@ impl Searcher<'_> {
         }
         let mut best = -INFINITE;
         if !in_check {
-            let stand_pat = entry.map_or_else(|| self.eval.evaluate(self.history.position()), |e| e.eval);
+            let stand_pat =
+                entry.map_or_else(|| self.eval.evaluate(self.history.position()), |e| e.eval);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -385,8 +425,7 @@ impl Searcher<'_> {
         }
         let mut picker = MovePicker::captures(entry.and_then(|e| e.mv));
         let mut any = false;
-        loop {
-            let Some(m) = picker.next(self.history.position(), &self.heur) else { break };
+        while let Some(m) = picker.next(self.history.position(), &self.heur) {
             any = true;
             let pos = self.history.position();
             if !in_check {

@@ -136,6 +136,7 @@ pub struct Searcher<'a> {
 }
 
 impl<'a> Searcher<'a> {
+    #[allow(clippy::too_many_arguments)]
     fn new(
         history: History,
         banned: &[Move],
@@ -151,7 +152,12 @@ impl<'a> Searcher<'a> {
         let root_moves: Vec<RootMove> = legal_moves(history.position())
             .into_iter()
             .filter(|m| !banned.contains(m))
-            .map(|mv| RootMove { mv, score: -score::INFINITE, previous: -score::INFINITE, pv: vec![mv] })
+            .map(|mv| RootMove {
+                mv,
+                score: -score::INFINITE,
+                previous: -score::INFINITE,
+                pv: vec![mv],
+            })
             .collect();
         let deadlines = Deadlines::new(&limits, config.move_overhead, start);
         Searcher {
@@ -211,7 +217,11 @@ impl<'a> Searcher<'a> {
 
     /// Iterative deepening. The main thread reports after each completed depth.
     fn iterate(&mut self, report: &mut dyn FnMut(SearchInfo)) -> (u32, usize) {
-        let max_depth = self.limits.depth.unwrap_or(MAX_PLY as u32 - 4).clamp(1, MAX_PLY as u32 - 4) as i32;
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 4)
+            .clamp(1, MAX_PLY as u32 - 4) as i32;
         let mut completed = 0;
         let mut best_index = 0;
         if self.root_moves.is_empty() {
@@ -230,7 +240,7 @@ impl<'a> Searcher<'a> {
                     break;
                 }
                 // Keep lines above pv_index sorted best first.
-                self.root_moves[pv_index..].sort_by(|a, b| b.score.cmp(&a.score));
+                self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             }
             if self.stopped {
                 // A partial iteration still counts if its first move was searched fully.
@@ -257,7 +267,10 @@ impl<'a> Searcher<'a> {
                     break;
                 }
             }
-            if Score(self.root_moves[0].score).is_mate() && Score(self.root_moves[0].score).0 > 0 && depth as u32 > 2 * (score::MATE - self.root_moves[0].score) as u32 + 2 {
+            if Score(self.root_moves[0].score).is_mate()
+                && Score(self.root_moves[0].score).0 > 0
+                && depth as u32 > 2 * (score::MATE - self.root_moves[0].score) as u32 + 2
+            {
                 break;
             }
         }
@@ -268,7 +281,9 @@ impl<'a> Searcher<'a> {
         if self.signals.pondering.load(Ordering::Relaxed) {
             return false;
         }
-        self.deadlines.soft.is_some_and(|soft| Instant::now() >= soft)
+        self.deadlines
+            .soft
+            .is_some_and(|soft| Instant::now() >= soft)
     }
 }
 
@@ -296,7 +311,17 @@ pub fn search(
             let (history, limits, config) = (history.clone(), limits.clone(), config.clone());
             let banned = banned.to_vec();
             helpers.push(scope.spawn(move || {
-                let mut s = Searcher::new(history, &banned, limits, config, tt, signals, Heuristics::new(), false, start);
+                let mut s = Searcher::new(
+                    history,
+                    &banned,
+                    limits,
+                    config,
+                    tt,
+                    signals,
+                    Heuristics::new(),
+                    false,
+                    start,
+                );
                 // Helpers search on until the main thread stops them; odd helpers skip the first
                 // depth so the threads spread over the tree.
                 s.limits.depth = None;
@@ -305,10 +330,22 @@ pub fn search(
                 s.flush_nodes();
             }));
         }
-        let mut main = Searcher::new(history.clone(), banned, limits.clone(), config.clone(), tt, signals, main_heur, true, start);
+        let mut main = Searcher::new(
+            history.clone(),
+            banned,
+            limits.clone(),
+            config.clone(),
+            tt,
+            signals,
+            main_heur,
+            true,
+            start,
+        );
         let (depth, best_index) = main.iterate(report);
         // Pondering or infinite searches wait for stop before answering.
-        while (limits.infinite || signals.pondering.load(Ordering::Relaxed)) && !signals.stop.load(Ordering::Relaxed) {
+        while (limits.infinite || signals.pondering.load(Ordering::Relaxed))
+            && !signals.stop.load(Ordering::Relaxed)
+        {
             std::thread::sleep(Duration::from_millis(1));
         }
         signals.stop.store(true, Ordering::Relaxed);

@@ -42,7 +42,15 @@ impl Heuristics {
     }
 
     /// Rewards a quiet move that caused a cutoff and punishes the quiets tried before it.
-    pub fn reward(&mut self, pos: &Position, best: Move, tried: &[Move], depth: i32, ply: usize, prev: Option<(usize, Square)>) {
+    pub fn reward(
+        &mut self,
+        pos: &Position,
+        best: Move,
+        tried: &[Move],
+        depth: i32,
+        ply: usize,
+        prev: Option<(usize, Square)>,
+    ) {
         let bonus = (depth * depth * 8).min(1600);
         let k = &mut self.killers[ply];
         if k[0] != Some(best) {
@@ -53,7 +61,9 @@ impl Heuristics {
             self.countermoves[piece][sq.index()] = Some(best);
         }
         for &m in tried {
-            let Some(p) = pos.piece_at(m.from()) else { continue };
+            let Some(p) = pos.piece_at(m.from()) else {
+                continue;
+            };
             let h = &mut self.history[p.index()][m.to().index()];
             let delta = if m == best { bonus } else { -bonus };
             *h += delta - *h * delta.abs() / 16_384;
@@ -63,7 +73,8 @@ impl Heuristics {
     /// History score of a quiet move.
     #[inline]
     pub fn quiet_score(&self, pos: &Position, m: Move) -> i32 {
-        pos.piece_at(m.from()).map_or(0, |p| self.history[p.index()][m.to().index()])
+        pos.piece_at(m.from())
+            .map_or(0, |p| self.history[p.index()][m.to().index()])
     }
 }
 
@@ -82,14 +93,20 @@ fn attackers_of(pos: &Position, sq: Square, side: Color, occ: Bitboard) -> Bitbo
 const KING_SEE: i32 = 5_000;
 
 fn see_value(kind: PieceKind) -> i32 {
-    if kind == PieceKind::King { KING_SEE } else { material(kind) }
+    if kind == PieceKind::King {
+        KING_SEE
+    } else {
+        material(kind)
+    }
 }
 
 /// Static exchange evaluation of `m`: the material balance of the best sequence of recaptures on
 /// its destination, each side taking with its least valuable attacker (pins ignored).
 pub fn see(pos: &Position, m: Move) -> i32 {
     let (from, to) = (m.from(), m.to());
-    let Some(mover) = pos.piece_at(from) else { return 0 };
+    let Some(mover) = pos.piece_at(from) else {
+        return 0;
+    };
     let mut gain = [0i32; 40];
     gain[0] = pos.piece_at(to).map_or(0, |p| see_value(p.kind));
     let mut occ = pos.occupied().without(from).with(to);
@@ -174,7 +191,11 @@ pub struct MovePicker {
 
 impl MovePicker {
     /// A picker for the main search.
-    pub fn new(hash_move: Option<Move>, killers: [Option<Move>; 2], counter: Option<Move>) -> MovePicker {
+    pub fn new(
+        hash_move: Option<Move>,
+        killers: [Option<Move>; 2],
+        counter: Option<Move>,
+    ) -> MovePicker {
         MovePicker {
             stage: Stage::HashMove,
             hash_move,
@@ -203,11 +224,14 @@ impl MovePicker {
 
     fn is_special(&self, m: Move) -> bool {
         Some(m) == self.hash_move
-            || (!self.captures_only && (Some(m) == self.killers[0] || Some(m) == self.killers[1] || Some(m) == self.counter))
+            || (!self.captures_only
+                && (Some(m) == self.killers[0]
+                    || Some(m) == self.killers[1]
+                    || Some(m) == self.counter))
     }
 
     fn pick_best(&mut self) -> Option<Move> {
-        while self.next < self.list.len() {
+        if self.next < self.list.len() {
             let mut best = self.next;
             for i in self.next + 1..self.list.len() {
                 if self.scores[i] > self.scores[best] {
@@ -240,7 +264,11 @@ impl MovePicker {
                 Stage::MakeCaptures => {
                     self.list.clear();
                     self.next = 0;
-                    let gen_type = if self.captures_only && pos.in_check() { GenType::Legal } else { GenType::Captures };
+                    let gen_type = if self.captures_only && pos.in_check() {
+                        GenType::Legal
+                    } else {
+                        GenType::Captures
+                    };
                     generate(pos, gen_type, &mut self.list);
                     for i in 0..self.list.len() {
                         let m = self.list[i];
@@ -256,14 +284,19 @@ impl MovePicker {
                     Some(m) if Some(m) == self.hash_move => continue,
                     Some(m) => {
                         // Losing captures wait until after the quiet moves (main search only).
-                        if !self.captures_only && pos.piece_at(m.to()).is_some() && see(pos, m) < 0 {
+                        if !self.captures_only && pos.piece_at(m.to()).is_some() && see(pos, m) < 0
+                        {
                             self.bad.push(m);
                             continue;
                         }
                         return Some(m);
                     }
                     None => {
-                        self.stage = if self.captures_only { Stage::Done } else { Stage::Killer1 };
+                        self.stage = if self.captures_only {
+                            Stage::Done
+                        } else {
+                            Stage::Killer1
+                        };
                     }
                 },
                 Stage::Killer1 | Stage::Killer2 | Stage::Counter => {
@@ -340,7 +373,10 @@ mod tests {
             let legal: HashSet<Move> = legal_moves(&pos).into_iter().collect();
             let some = legal.iter().next().copied();
             let bogus = Move::new(Square::new(0).unwrap(), Square::new(89).unwrap());
-            for hints in [(None, [None, None], None), (some, [some, Some(bogus)], Some(bogus))] {
+            for hints in [
+                (None, [None, None], None),
+                (some, [some, Some(bogus)], Some(bogus)),
+            ] {
                 let mut picker = MovePicker::new(hints.0, hints.1, hints.2);
                 let mut seen = HashSet::new();
                 while let Some(m) = picker.next(&pos, &heur) {

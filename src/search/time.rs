@@ -46,30 +46,49 @@ impl Deadlines {
     /// Works out deadlines; `overhead` is kept back for communication lag.
     pub fn new(limits: &Limits, overhead: Duration, start: Instant) -> Deadlines {
         if limits.infinite || limits.ponder {
-            return Deadlines { start, soft: None, hard: None };
+            return Deadlines {
+                start,
+                soft: None,
+                hard: None,
+            };
         }
         if let Some(t) = limits.movetime {
             let t = t.saturating_sub(overhead).max(Duration::from_millis(1));
-            return Deadlines { start, soft: Some(start + t), hard: Some(start + t) };
+            return Deadlines {
+                start,
+                soft: Some(start + t),
+                hard: Some(start + t),
+            };
         }
         let Some(clock) = limits.clock else {
-            return Deadlines { start, soft: None, hard: None };
+            return Deadlines {
+                start,
+                soft: None,
+                hard: None,
+            };
         };
         let (soft, hard) = allocate(&clock, overhead);
-        Deadlines { start, soft: Some(start + soft), hard: Some(start + hard) }
+        Deadlines {
+            start,
+            soft: Some(start + soft),
+            hard: Some(start + hard),
+        }
     }
 }
 
 /// Soft and hard budgets for one move.
 fn allocate(clock: &Clock, overhead: Duration) -> (Duration, Duration) {
     let left = clock.remaining.saturating_sub(overhead);
-    let moves = clock.moves_to_go.unwrap_or(30).clamp(1, 50) as u32;
+    let moves = clock.moves_to_go.unwrap_or(30).clamp(1, 50);
     // Spend an even share plus most of the increment; never plan to use more than a fraction of
     // what is left, so a flag fall is impossible even when the increment is zero.
     let share = left / (moves + 2) + clock.increment * 3 / 4;
     let soft = share.min(left / 4);
     let hard = (share * 3).min(left / 2).max(soft);
-    (soft.max(Duration::from_millis(1)), hard.max(Duration::from_millis(1)))
+    (
+        soft.max(Duration::from_millis(1)),
+        hard.max(Duration::from_millis(1)),
+    )
 }
 
 #[cfg(test)]

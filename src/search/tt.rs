@@ -47,7 +47,9 @@ pub struct TranspositionTable {
 }
 
 fn pack(mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
-    let m = mv.map_or(0u64, |m| (m.from().index() as u64) << 7 | m.to().index() as u64 | 1 << 15);
+    let m = mv.map_or(0u64, |m| {
+        (m.from().index() as u64) << 7 | m.to().index() as u64 | 1 << 15
+    });
     let b = match bound {
         Bound::Lower => 1u64,
         Bound::Upper => 2,
@@ -91,7 +93,11 @@ impl TranspositionTable {
         let buckets = (bytes / (std::mem::size_of::<Slot>() * WAYS)).max(1);
         let mut slots = Vec::with_capacity(buckets * WAYS);
         slots.resize_with(buckets * WAYS, Slot::default);
-        TranspositionTable { slots, buckets, age: AtomicU8::new(0) }
+        TranspositionTable {
+            slots,
+            buckets,
+            age: AtomicU8::new(0),
+        }
     }
 
     /// Empties the table.
@@ -129,7 +135,15 @@ impl TranspositionTable {
     /// Stores a result, replacing the same key, else the shallowest or oldest entry.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    pub fn store(&self, key: u64, mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound) {
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Option<Move>,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
         let age = self.age.load(Ordering::Relaxed) & 63;
         let bucket = self.bucket(key);
         let mut victim = &bucket[0];
@@ -191,11 +205,23 @@ mod tests {
         let m = Move::new(Square::new(10).unwrap(), Square::new(19).unwrap());
         tt.store(0xdead_beef, Some(m), -123, 45, 7, Bound::Lower);
         let e = tt.probe(0xdead_beef).unwrap();
-        assert_eq!(e, Entry { mv: Some(m), score: -123, eval: 45, depth: 7, bound: Bound::Lower });
+        assert_eq!(
+            e,
+            Entry {
+                mv: Some(m),
+                score: -123,
+                eval: 45,
+                depth: 7,
+                bound: Bound::Lower
+            }
+        );
         assert!(tt.probe(0xdead_beee).is_none());
         tt.store(0xdead_beef, None, 29_000, 0, 9, Bound::Exact);
         let e = tt.probe(0xdead_beef).unwrap();
-        assert_eq!((e.mv, e.score, e.depth, e.bound), (Some(m), 29_000, 9, Bound::Exact));
+        assert_eq!(
+            (e.mv, e.score, e.depth, e.bound),
+            (Some(m), 29_000, 9, Bound::Exact)
+        );
         tt.clear();
         assert!(tt.probe(0xdead_beef).is_none());
     }
