@@ -27,6 +27,8 @@ enum Command {
         #[arg(long)]
         checks_only: bool,
     },
+    /// Judge game records: replay each game, rule mate, stalemate and WXF repetitions, explain.
+    Referee(xq::referee_cli::RefereeArgs),
     /// Count the leaf nodes of the legal move tree to DEPTH plies.
     Perft {
         /// Depth in plies.
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
             println!("Run `xq --help` for details.");
             ExitCode::SUCCESS
         }
+        Some(Command::Referee(args)) => xq::referee_cli::run_cli(args),
         Some(Command::Bench { depth, checks_only }) => {
             let depth = depth.unwrap_or(xq::bench::DEFAULT_DEPTH);
             let options: &[(&str, &str)] = if checks_only { &[("RepetitionRule", "check-only")] } else { &[] };

@@ -3,7 +3,8 @@
 
 use super::history::History;
 use super::{Verdict, Violation};
-use crate::square::Color;
+use crate::piece::{Piece, PieceKind};
+use crate::square::{Color, Square};
 use std::fmt::{self, Write as _};
 
 /// One side's part of a repetition.
@@ -21,6 +22,30 @@ pub struct SideCycle {
     pub chased: u16,
     /// Whether the last move's status was read before its reply (threats taken as answered).
     pub provisional: bool,
+}
+
+impl SideCycle {
+    /// The opponent's pieces this side chased on every move of its cycle, each with its squares
+    /// at the side's turns over the cycle (first to last occurrence of the repeated position).
+    pub fn chased_pieces(&self, history: &History) -> Vec<(Piece, Vec<Square>)> {
+        let mut out = Vec::new();
+        for index in 0..16u8 {
+            if self.chased >> index & 1 == 0 {
+                continue;
+            }
+            let id = History::piece_id(self.color.flip(), index);
+            let squares: Vec<Square> = (self.first_ply..=self.last_ply)
+                .step_by(2)
+                .filter_map(|p| history.square_of(p, id))
+                .collect();
+            let kind = squares
+                .first()
+                .and_then(|&s| history.position_at(self.first_ply).piece_at(s))
+                .map_or(PieceKind::Pawn, |p| p.kind);
+            out.push((Piece::new(self.color.flip(), kind), squares));
+        }
+        out
+    }
 }
 
 /// A ruling with what it rests on.
@@ -71,22 +96,9 @@ impl Ruling {
                 .map(|m| m.to_string())
                 .collect();
             let _ = write!(out, " ({})", moves.join(" "));
-            for index in 0..16u8 {
-                if cycle.chased >> index & 1 == 0 {
-                    continue;
-                }
-                let id = History::piece_id(cycle.color.flip(), index);
-                let squares: Vec<String> = (cycle.first_ply..=cycle.last_ply)
-                    .step_by(2)
-                    .filter_map(|p| history.square_of(p, id))
-                    .map(|s| s.to_string())
-                    .collect();
-                let kind = squares
-                    .first()
-                    .and_then(|s| crate::square::Square::parse(s))
-                    .and_then(|s| history.position_at(cycle.first_ply).piece_at(s))
-                    .map_or("piece", |p| p.kind.name());
-                let _ = write!(out, "; chased {} {kind} {}", cycle.color.flip().name(), squares.join(", "));
+            for (piece, squares) in cycle.chased_pieces(history) {
+                let squares: Vec<String> = squares.iter().map(|s| s.to_string()).collect();
+                let _ = write!(out, "; chased {piece} {}", squares.join(", "));
             }
         }
         out

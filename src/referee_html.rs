@@ -1,0 +1,335 @@
+//! The HTML report of `xq referee --html`: a summary table of every game, then for each ruled game
+//! an SVG board of the ruled position (last move and chased pieces marked), the explanation and the
+//! cycle's moves. One self-contained file, no scripts.
+
+use crate::fen;
+use crate::moves::Move;
+use crate::piece::{Piece, PieceKind};
+use crate::position::Position;
+use crate::record::describe::chinese_piece;
+use crate::referee::{Agreement, GameReport};
+use crate::square::{Color, File, Square};
+use std::fmt::Write as _;
+
+/// Escapes text for HTML.
+fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+const CELL: i32 = 44;
+const MARGIN: i32 = 34;
+
+fn point(sq: Square) -> (i32, i32) {
+    let x = MARGIN + i32::from(sq.file().index()) * CELL;
+    let y = MARGIN + (9 - i32::from(sq.rank().index())) * CELL;
+    (x, y)
+}
+
+fn letter(kind: PieceKind) -> char {
+    crate::record::describe::wxf_letter(kind)
+}
+
+/// An SVG drawing of `pos` with `last` marked and `marked` squares ringed.
+pub fn board_svg(pos: &Position, last: Option<Move>, marked: &[Square]) -> String {
+    let w = MARGIN * 2 + CELL * 8;
+    let h = MARGIN * 2 + CELL * 9;
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img"><rect width="{w}" height="{h}" fill="#f2d9a6"/>"##
+    );
+    let (left, right) = (MARGIN, MARGIN + 8 * CELL);
+    let (top, bottom) = (MARGIN, MARGIN + 9 * CELL);
+    for r in 0..10 {
+        let y = MARGIN + r * CELL;
+        let _ = write!(
+            s,
+            r##"<line x1="{left}" y1="{y}" x2="{right}" y2="{y}" stroke="#5a3d1e" stroke-width="1.2"/>"##
+        );
+    }
+    for f in 0..9 {
+        let x = MARGIN + f * CELL;
+        if f == 0 || f == 8 {
+            let _ = write!(
+                s,
+                r##"<line x1="{x}" y1="{top}" x2="{x}" y2="{bottom}" stroke="#5a3d1e" stroke-width="1.2"/>"##
+            );
+        } else {
+            let river_top = MARGIN + 4 * CELL;
+            let river_bottom = MARGIN + 5 * CELL;
+            let _ = write!(
+                s,
+                r##"<line x1="{x}" y1="{top}" x2="{x}" y2="{river_top}" stroke="#5a3d1e" stroke-width="1.2"/><line x1="{x}" y1="{river_bottom}" x2="{x}" y2="{bottom}" stroke="#5a3d1e" stroke-width="1.2"/>"##
+            );
+        }
+    }
+    for (y0, y1) in [(0, 2), (7, 9)] {
+        let (xa, xb) = (MARGIN + 3 * CELL, MARGIN + 5 * CELL);
+        let (ya, yb) = (MARGIN + y0 * CELL, MARGIN + y1 * CELL);
+        let _ = write!(
+            s,
+            r##"<line x1="{xa}" y1="{ya}" x2="{xb}" y2="{yb}" stroke="#5a3d1e"/><line x1="{xb}" y1="{ya}" x2="{xa}" y2="{yb}" stroke="#5a3d1e"/>"##
+        );
+    }
+    let river_y = MARGIN + 4 * CELL + CELL / 2 + 5;
+    let _ = write!(
+        s,
+        r##"<text x="{}" y="{river_y}" font-family="sans-serif" font-size="14" fill="#7a5a30" text-anchor="middle">river</text>"##,
+        w / 2
+    );
+    for f in 0..9u8 {
+        let x = MARGIN + i32::from(f) * CELL;
+        let c = File::new(f).map_or('?', File::char);
+        let _ = write!(
+            s,
+            r##"<text x="{x}" y="{}" font-family="sans-serif" font-size="12" fill="#5a3d1e" text-anchor="middle">{c}</text>"##,
+            h - 8
+        );
+    }
+    for r in 0..10u8 {
+        let y = MARGIN + (9 - i32::from(r)) * CELL + 4;
+        let _ = write!(
+            s,
+            r##"<text x="10" y="{y}" font-family="sans-serif" font-size="12" fill="#5a3d1e" text-anchor="middle">{r}</text>"##
+        );
+    }
+    if let Some(m) = last {
+        for sq in [m.from(), m.to()] {
+            let (x, y) = point(sq);
+            let half = CELL / 2 - 1;
+            let _ = write!(
+                s,
+                r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#1f7a1f" stroke-width="2.5" stroke-dasharray="5,3"/>"##,
+                x - half,
+                y - half,
+                2 * half,
+                2 * half
+            );
+        }
+    }
+    for sq in (0..90u8).filter_map(Square::new) {
+        let Some(piece) = pos.piece_at(sq) else {
+            continue;
+        };
+        let (x, y) = point(sq);
+        let color = match piece.color {
+            Color::Red => "#b3141b",
+            Color::Black => "#1a1a1a",
+        };
+        let Piece { kind, .. } = piece;
+        let _ = write!(
+            s,
+            r##"<g><title>{} {} on {sq}</title><circle cx="{x}" cy="{y}" r="18" fill="#fbeed0" stroke="{color}" stroke-width="2"/><circle cx="{x}" cy="{y}" r="14.5" fill="none" stroke="{color}" stroke-width="0.8"/><text x="{x}" y="{}" font-family="Georgia, serif" font-weight="bold" font-size="17" fill="{color}" text-anchor="middle">{}</text></g>"##,
+            piece,
+            chinese_piece(piece),
+            y + 6,
+            letter(kind)
+        );
+    }
+    for &sq in marked {
+        let (x, y) = point(sq);
+        let _ = write!(
+            s,
+            r##"<circle cx="{x}" cy="{y}" r="21" fill="none" stroke="#1d5fd1" stroke-width="3"/>"##
+        );
+    }
+    s.push_str("</svg>");
+    s
+}
+
+fn result_class(r: &GameReport) -> &'static str {
+    if r.error.is_some() {
+        "error"
+    } else if r.agreement == Agreement::Disagrees {
+        "disagree"
+    } else {
+        ""
+    }
+}
+
+/// The whole report page.
+pub fn report(title: &str, reports: &[GameReport], summary: &str) -> String {
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r#"<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 1.5em; color: #222; max-width: 1100px; }}
+table {{ border-collapse: collapse; margin: 1em 0; font-size: 0.92em; }}
+th, td {{ border: 1px solid #ccc; padding: 3px 7px; text-align: left; vertical-align: top; }}
+th {{ background: #eee; }}
+tr.error td {{ background: #fde2e2; }}
+tr.disagree td {{ background: #fff3cd; }}
+.game {{ display: flex; gap: 1.5em; border-top: 2px solid #bbb; padding: 1em 0; }}
+.game pre {{ white-space: pre-wrap; font-size: 0.9em; background: #f7f7f7; padding: 0.6em; }}
+.legend {{ font-size: 0.85em; color: #555; }}
+</style></head><body>
+<h1>Referee report</h1>
+<p>{}</p>
+<p>{}</p>
+"#,
+        esc(title),
+        esc(title),
+        esc(summary)
+    );
+    s.push_str("<table><tr><th>file</th><th>game</th><th>players</th><th>plies</th><th>result</th><th>reason</th><th>ply</th><th>record</th><th>remarks</th></tr>\n");
+    for r in reports {
+        let players = match (&r.red, &r.black) {
+            (Some(a), Some(b)) => format!("{a} – {b}"),
+            _ => r.event.clone().unwrap_or_default(),
+        };
+        let link = if r.decision.is_some() {
+            format!(
+                "<a href=\"#g{}-{}\">{}</a>",
+                anchor(&r.file),
+                r.game,
+                r.game
+            )
+        } else {
+            r.game.to_string()
+        };
+        let mut remarks: Vec<String> = r.notes.clone();
+        if let Some(e) = &r.error {
+            remarks.push(format!("error: {e}"));
+        }
+        if r.past_ruling > 0 {
+            remarks.push(format!(
+                "record continues {} plies past the ruling",
+                r.past_ruling
+            ));
+        }
+        let record = match &r.record_result {
+            Some(t) => format!("{t} ({})", r.agreement.name().replace('_', " ")),
+            None => "—".to_string(),
+        };
+        let _ = writeln!(
+            s,
+            "<tr class=\"{}\"><td>{}</td><td>{link}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            result_class(r),
+            esc(&r.file),
+            esc(&players),
+            r.moves.len(),
+            r.result(),
+            r.reason(),
+            r.decision
+                .as_ref()
+                .map_or(String::new(), |d| d.ply.to_string()),
+            esc(&record),
+            esc(&remarks.join("; "))
+        );
+    }
+    s.push_str("</table>\n<p class=\"legend\">Boards: Red at the bottom; K A E H R C P = king, advisor, elephant, horse, rook, cannon, pawn (hover for the Chinese name). Dashed green squares: the move that reached the ruled position. Blue rings: the chased pieces.</p>\n");
+    for r in reports.iter().filter(|r| r.decision.is_some()) {
+        let Some(d) = &r.decision else {
+            continue;
+        };
+        let Some(pos) = r
+            .ruled_fen
+            .as_deref()
+            .and_then(|f| fen::parse_lenient(f).ok())
+            .map(|(p, _)| p)
+        else {
+            continue;
+        };
+        let last = d.ply.checked_sub(1).and_then(|i| r.moves.get(i)).copied();
+        let marked: Vec<Square> = r
+            .cycles
+            .iter()
+            .flat_map(|c| &c.chased)
+            .filter_map(|(_, squares)| squares.last().copied())
+            .filter(|&sq| pos.piece_at(sq).is_some())
+            .collect();
+        let _ = write!(
+            s,
+            "<div class=\"game\" id=\"g{}-{}\"><div>{}</div><div><h3>{} game {}: {} by {} at ply {}</h3>",
+            anchor(&r.file),
+            r.game,
+            board_svg(&pos, last, &marked),
+            esc(&r.file),
+            r.game,
+            r.result(),
+            r.reason(),
+            d.ply
+        );
+        if let (Some(a), Some(b)) = (&r.red, &r.black) {
+            let _ = write!(s, "<p>{} – {}</p>", esc(a), esc(b));
+        }
+        let _ = write!(s, "<pre>{}</pre>", esc(&r.explanation));
+        if !r.cycles.is_empty() {
+            s.push_str("<table><tr><th>side</th><th>violation</th><th>plies</th><th>moves (ply: ICCS as recorded)</th><th>chased</th></tr>");
+            for c in &r.cycles {
+                let moves: Vec<String> = c
+                    .moves
+                    .iter()
+                    .map(|(p, m)| {
+                        let text = r.move_texts.get(p - 1).map_or("", String::as_str);
+                        format!("{p}: {m} {}", esc(text))
+                    })
+                    .collect();
+                let chased: Vec<String> = c
+                    .chased
+                    .iter()
+                    .map(|(piece, sq)| {
+                        let sq: Vec<String> = sq.iter().map(|s| s.to_string()).collect();
+                        format!("{piece} {}", sq.join(", "))
+                    })
+                    .collect();
+                let _ = write!(
+                    s,
+                    "<tr><td>{}</td><td>{}</td><td>{}–{}</td><td>{}</td><td>{}</td></tr>",
+                    c.color,
+                    c.violation.name(),
+                    c.first_ply + 1,
+                    c.last_ply,
+                    moves.join("<br>"),
+                    esc(&chased.join("; "))
+                );
+            }
+            s.push_str("</table>");
+        }
+        let _ = writeln!(
+            s,
+            "<p class=\"legend\">FEN {}</p></div></div>",
+            esc(r.ruled_fen.as_deref().unwrap_or(""))
+        );
+    }
+    s.push_str("</body></html>\n");
+    s
+}
+
+fn anchor(file: &str) -> String {
+    file.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::square::Rank;
+
+    #[test]
+    fn board_has_every_piece() {
+        let pos = Position::startpos();
+        let svg = board_svg(
+            &pos,
+            "h2e2".parse().ok(),
+            &[Square::at(File::new(0).unwrap(), Rank::new(0).unwrap())],
+        );
+        assert_eq!(svg.matches("<g>").count(), 32);
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
+        assert_eq!(esc("<a&\"b\">"), "&lt;a&amp;&quot;b&quot;&gt;");
+    }
+}
