@@ -29,6 +29,8 @@ enum Command {
     },
     /// Judge game records: replay each game, rule mate, stalemate and WXF repetitions, explain.
     Referee(xq::referee_cli::RefereeArgs),
+    /// Play engine-vs-engine games adjudicated by the WXF referee.
+    Match(Box<xq::arena::MatchArgs>),
     /// Count the leaf nodes of the legal move tree to DEPTH plies.
     Perft {
         /// Depth in plies.
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Referee(args)) => xq::referee_cli::run_cli(args),
+        Some(Command::Match(args)) => xq::arena::run_cli(*args),
         Some(Command::Bench { depth, checks_only }) => {
             let depth = depth.unwrap_or(xq::bench::DEFAULT_DEPTH);
             let options: &[(&str, &str)] = if checks_only { &[("RepetitionRule", "check-only")] } else { &[] };

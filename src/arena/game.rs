@@ -1,0 +1,477 @@
+//! One game between two engine clients: the book moves, the clocks, the referee after every move
+//! (checkmate, stalemate, WXF repetition with 3 occurrences), the move-count draw, optional
+//! score-based adjudication, and losses for illegal moves, crashes, hangs and time.
+
+use super::client::{Choice, Client, ClientError, GoLimit, Protocol, Score};
+use super::openings::Opening;
+use crate::judge::{RuleConfig, Verdict};
+use crate::movegen::count_legal;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::referee::{Adjudicator, Decision, Reason};
+use crate::square::Color;
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// How long an engine may think.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// A clock per side: base time plus an increment per move.
+    Clock {
+        /// Time for the game.
+        base: Duration,
+        /// Added after each move.
+        increment: Duration,
+    },
+    /// A node budget per move.
+    Nodes(u64),
+    /// A depth per move.
+    Depth(u32),
+}
+
+/// Adjudicate a loss when both engines agree for a while that one side is lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResignRule {
+    /// Consecutive moves of each side that must agree.
+    pub moves: u32,
+    /// The score (engine units, side to move) at or beyond which a side counts as lost.
+    pub score: i32,
+}
+
+/// Adjudicate a draw when both engines report a score near zero for a while.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawRule {
+    /// Not before this many plies in the game.
+    pub from_ply: u32,
+    /// Consecutive moves of each side that must agree.
+    pub moves: u32,
+    /// The largest absolute score that counts as drawn.
+    pub score: i32,
+}
+
+/// Everything about a game that is not the engines or the opening.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameRules {
+    /// The thinking limit.
+    pub limit: Limit,
+    /// How far past its clock an engine may answer before it loses on time.
+    pub margin: Duration,
+    /// With node or depth limits: how long to wait for a move before scoring a hang.
+    pub move_timeout: Duration,
+    /// Draw after this many plies without a capture (0: off).
+    pub quiet_plies: u32,
+    /// Draw after this many plies in all, book moves included (0: off).
+    pub max_plies: u32,
+    /// Score-based loss adjudication.
+    pub resign: Option<ResignRule>,
+    /// Score-based draw adjudication.
+    pub draw: Option<DrawRule>,
+}
+
+/// How a game ended, as a short name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndKind {
+    /// The referee ruled: checkmate, stalemate or a repetition (with the referee's name for it).
+    Referee(&'static str),
+    /// The move-count draw rule.
+    MoveLimit,
+    /// Score-based adjudication.
+    Adjudication,
+    /// An engine ran out of time.
+    TimeForfeit,
+    /// An engine played an illegal or unreadable move.
+    IllegalMove,
+    /// An engine gave no move (or resigned).
+    Resignation,
+    /// An engine process exited or could not be written to.
+    Crash,
+    /// An engine did not answer within the move timeout.
+    Hang,
+    /// An engine could not be (re)started or made ready before the game.
+    StartFailure,
+}
+
+impl EndKind {
+    /// The text of the PGN `Termination` tag.
+    pub fn name(self) -> &'static str {
+        match self {
+            EndKind::Referee(name) => name,
+            EndKind::MoveLimit => "move limit",
+            EndKind::Adjudication => "adjudication",
+            EndKind::TimeForfeit => "time forfeit",
+            EndKind::IllegalMove => "illegal move",
+            EndKind::Resignation => "resignation",
+            EndKind::Crash => "engine crash",
+            EndKind::Hang => "engine hang",
+            EndKind::StartFailure => "engine failed to start",
+        }
+    }
+}
+
+/// The result of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// This side won.
+    Win(Color),
+    /// Drawn.
+    Draw,
+}
+
+impl Outcome {
+    /// The PGN result token.
+    pub fn pgn(self) -> &'static str {
+        match self {
+            Outcome::Win(Color::Red) => "1-0",
+            Outcome::Win(Color::Black) => "0-1",
+            Outcome::Draw => "1/2-1/2",
+        }
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// The engine names, Red first.
+    pub names: [String; 2],
+    /// Where the game starts (the opening's start, before the book moves).
+    pub start: Position,
+    /// Every move, book moves first.
+    pub moves: Vec<Move>,
+    /// How many of the moves came from the book.
+    pub book_plies: usize,
+    /// The result.
+    pub outcome: Outcome,
+    /// How it ended.
+    pub end: EndKind,
+    /// The reason in words.
+    pub detail: String,
+    /// The score each move's engine reported (book moves: none).
+    pub scores: Vec<Option<Score>>,
+}
+
+impl GameRecord {
+    /// A game lost before it began, because `loser`'s engine could not be made ready.
+    pub fn forfeit(
+        names: [String; 2],
+        opening: &Opening,
+        loser: Color,
+        error: &ClientError,
+    ) -> GameRecord {
+        GameRecord {
+            names: names.clone(),
+            start: opening.start.clone(),
+            moves: opening.moves.clone(),
+            book_plies: opening.moves.len(),
+            outcome: Outcome::Win(loser.flip()),
+            end: EndKind::StartFailure,
+            detail: format!(
+                "{loser} ({}) could not start the game: {error}",
+                names[loser.index()]
+            ),
+            scores: vec![None; opening.moves.len()],
+        }
+    }
+}
+
+/// Keeps track of score streaks for adjudication.
+#[derive(Default)]
+struct ScoreWatch {
+    losing: [u32; 2],
+    winning: [u32; 2],
+    even: [u32; 2],
+}
+
+impl ScoreWatch {
+    fn update(&mut self, side: Color, score: Option<Score>, rules: &GameRules) {
+        let i = side.index();
+        let Some(v) = score.map(Score::value) else {
+            *self = ScoreWatch {
+                losing: [0; 2],
+                winning: [0; 2],
+                even: [0; 2],
+            };
+            return;
+        };
+        if let Some(r) = rules.resign {
+            self.losing[i] = if v <= -r.score { self.losing[i] + 1 } else { 0 };
+            self.winning[i] = if v >= r.score { self.winning[i] + 1 } else { 0 };
+        }
+        if let Some(d) = rules.draw {
+            self.even[i] = if v.abs() <= d.score {
+                self.even[i] + 1
+            } else {
+                0
+            };
+        }
+    }
+
+    fn verdict(&self, plies: usize, rules: &GameRules) -> Option<(Outcome, String)> {
+        if let Some(r) = rules.resign {
+            for loser in Color::ALL {
+                let (l, w) = (loser.index(), loser.flip().index());
+                if self.losing[l] >= r.moves && self.winning[w] >= r.moves {
+                    return Some((
+                        Outcome::Win(loser.flip()),
+                        format!(
+                            "{loser} lost by adjudication: both engines scored it at -{} or worse for {} moves each",
+                            r.score, r.moves
+                        ),
+                    ));
+                }
+            }
+        }
+        if let Some(d) = rules.draw
+            && plies >= d.from_ply as usize
+            && self.even.iter().all(|&n| n >= d.moves)
+        {
+            return Some((
+                Outcome::Draw,
+                format!(
+                    "draw by adjudication: both engines scored within {} for {} moves each",
+                    d.score, d.moves
+                ),
+            ));
+        }
+        None
+    }
+}
+
+/// Plays one game. Both clients must be ready for a new game (see [`Client::new_game`]);
+/// `clients` is Red's engine then Black's.
+pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> GameRecord {
+    let names = [
+        clients[0].spec().name.clone(),
+        clients[1].spec().name.clone(),
+    ];
+    let mut adjudicator = Adjudicator::new(opening.start.clone(), RuleConfig::default());
+    let mut since_capture = 0u32;
+    let mut record = GameRecord {
+        names: names.clone(),
+        start: opening.start.clone(),
+        moves: Vec::new(),
+        book_plies: opening.moves.len(),
+        outcome: Outcome::Draw,
+        end: EndKind::MoveLimit,
+        detail: String::new(),
+        scores: Vec::new(),
+    };
+    let who = |c: Color| format!("{c} ({})", names[c.index()]);
+    for &m in &opening.moves {
+        let capture = adjudicator.history().position().captured(m).is_some();
+        if adjudicator.play(m).is_err() {
+            // Openings are replayed when loaded; this cannot happen.
+            break;
+        }
+        since_capture = if capture { 0 } else { since_capture + 1 };
+        record.moves.push(m);
+        record.scores.push(None);
+    }
+    let mut clock = match rules.limit {
+        Limit::Clock { base, .. } => [base; 2],
+        _ => [Duration::ZERO; 2],
+    };
+    let mut watch = ScoreWatch::default();
+    let finish = |mut record: GameRecord, outcome, end, detail| {
+        record.outcome = outcome;
+        record.end = end;
+        record.detail = detail;
+        record
+    };
+    loop {
+        if let Some(d) = adjudicator.decision() {
+            let (outcome, detail) = describe(d, &adjudicator, &names);
+            return finish(record, outcome, EndKind::Referee(d.reason_name()), detail);
+        }
+        let plies = adjudicator.history().plies();
+        if rules.quiet_plies > 0 && since_capture >= rules.quiet_plies {
+            let detail = format!(
+                "draw by the move-count rule: {} plies without a capture",
+                rules.quiet_plies
+            );
+            return finish(record, Outcome::Draw, EndKind::MoveLimit, detail);
+        }
+        if rules.max_plies > 0 && plies >= rules.max_plies as usize {
+            let detail = format!(
+                "draw by the move-count rule: {} plies in all",
+                rules.max_plies
+            );
+            return finish(record, Outcome::Draw, EndKind::MoveLimit, detail);
+        }
+        if let Some((outcome, detail)) = watch.verdict(plies, rules) {
+            return finish(record, outcome, EndKind::Adjudication, detail);
+        }
+
+        let side = adjudicator.history().position().side_to_move();
+        let client = &mut *clients[side.index()];
+        let banned = if client.spec().protocol == Protocol::Ucci {
+            bans(&adjudicator)
+        } else {
+            Vec::new()
+        };
+        let (limit, budget) = match rules.limit {
+            Limit::Clock { increment, .. } => (
+                GoLimit::Clock {
+                    left: clock,
+                    increment,
+                },
+                clock[side.index()] + rules.margin,
+            ),
+            Limit::Nodes(n) => (GoLimit::Nodes(n), rules.move_timeout),
+            Limit::Depth(d) => (GoLimit::Depth(d), rules.move_timeout),
+        };
+        let deadline = Instant::now() + budget;
+        let ply = plies + 1;
+        let reply = match client.search(adjudicator.history(), &banned, limit, deadline) {
+            Ok(reply) => reply,
+            Err(e) => {
+                let (end, detail) = match &e {
+                    ClientError::Timeout { .. } => match rules.limit {
+                        Limit::Clock { .. } => (
+                            EndKind::TimeForfeit,
+                            format!(
+                                "{} lost on time at ply {ply}: no move within {:.3} s ({:.3} s left, margin {:.3} s)",
+                                who(side),
+                                budget.as_secs_f64(),
+                                clock[side.index()].as_secs_f64(),
+                                rules.margin.as_secs_f64()
+                            ),
+                        ),
+                        _ => (
+                            EndKind::Hang,
+                            format!(
+                                "{} sent no move at ply {ply} within {:.1} s",
+                                who(side),
+                                budget.as_secs_f64()
+                            ),
+                        ),
+                    },
+                    _ => (
+                        EndKind::Crash,
+                        format!("{} crashed at ply {ply}: {e}", who(side)),
+                    ),
+                };
+                return finish(record, Outcome::Win(side.flip()), end, detail);
+            }
+        };
+        if let Limit::Clock { increment, .. } = rules.limit {
+            let left = clock[side.index()];
+            if reply.elapsed > left + rules.margin {
+                let detail = format!(
+                    "{} lost on time at ply {ply}: used {:.3} s with {:.3} s left (margin {:.3} s)",
+                    who(side),
+                    reply.elapsed.as_secs_f64(),
+                    left.as_secs_f64(),
+                    rules.margin.as_secs_f64()
+                );
+                return finish(
+                    record,
+                    Outcome::Win(side.flip()),
+                    EndKind::TimeForfeit,
+                    detail,
+                );
+            }
+            clock[side.index()] = left.saturating_sub(reply.elapsed) + increment;
+        }
+        let lose = |end, detail| (Outcome::Win(side.flip()), end, detail);
+        let m = match reply.choice {
+            _ if reply.resign => {
+                let (o, e, d) = lose(
+                    EndKind::Resignation,
+                    format!("{} resigned at ply {ply}", who(side)),
+                );
+                return finish(record, o, e, d);
+            }
+            Choice::NoMove => {
+                let detail = format!(
+                    "{} gave no move at ply {ply} ({:?}) with legal moves available",
+                    who(side),
+                    reply.line
+                );
+                let (o, e, d) = lose(EndKind::Resignation, detail);
+                return finish(record, o, e, d);
+            }
+            Choice::Unreadable(err) => {
+                let detail = format!("{} sent an unreadable move at ply {ply}: {err}", who(side));
+                let (o, e, d) = lose(EndKind::IllegalMove, detail);
+                return finish(record, o, e, d);
+            }
+            Choice::Move(m) => m,
+        };
+        let position = adjudicator.history().position().clone();
+        let capture = position.captured(m).is_some();
+        if adjudicator.play(m).is_err() {
+            let detail = format!(
+                "{} played the illegal move {} ({:?}) at ply {ply} in {}",
+                who(side),
+                m,
+                reply.line,
+                position
+            );
+            return finish(
+                record,
+                Outcome::Win(side.flip()),
+                EndKind::IllegalMove,
+                detail,
+            );
+        }
+        since_capture = if capture { 0 } else { since_capture + 1 };
+        record.moves.push(m);
+        record.scores.push(reply.score);
+        watch.update(side, reply.score, rules);
+    }
+}
+
+/// The moves for UCCI `banmoves`: those that would complete a repetition the mover loses. Only
+/// computed when some position already occurred often enough to be completed, and never every
+/// legal move (the engine then has to choose, and loses).
+fn bans(adjudicator: &Adjudicator) -> Vec<Move> {
+    let history = adjudicator.history();
+    let next = history.plies() + 1;
+    let needed = adjudicator.config().occurrences.max(2) - 1;
+    let mut seen: HashMap<u64, u32> = HashMap::new();
+    let mut possible = false;
+    for ply in (0..=history.plies()).filter(|p| p % 2 == next % 2) {
+        let n = seen.entry(history.records()[ply].key).or_insert(0);
+        *n += 1;
+        possible |= *n >= needed;
+    }
+    if !possible {
+        return Vec::new();
+    }
+    let banned = adjudicator.losing_repetition_moves();
+    if banned.len() as u64 >= count_legal(history.position()) {
+        Vec::new()
+    } else {
+        banned
+    }
+}
+
+fn describe(d: &Decision, adjudicator: &Adjudicator, names: &[String; 2]) -> (Outcome, String) {
+    let outcome = match d.verdict {
+        Verdict::Win(c) => Outcome::Win(c),
+        Verdict::Draw | Verdict::Undecided => Outcome::Draw,
+    };
+    let history = adjudicator.history();
+    let detail = match &d.reason {
+        Reason::Checkmate | Reason::Stalemate => {
+            let loser = history.position_at(d.ply).side_to_move();
+            let how = if d.reason == Reason::Checkmate {
+                "checkmated"
+            } else {
+                "stalemated (a loss)"
+            };
+            format!(
+                "{loser} ({}) is {how} at ply {}",
+                names[loser.index()],
+                d.ply
+            )
+        }
+        Reason::Repetition(ruling) => ruling
+            .explain(history)
+            .lines()
+            .map(str::trim)
+            .collect::<Vec<_>>()
+            .join("; "),
+    };
+    (outcome, detail)
+}

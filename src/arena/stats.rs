@@ -1,0 +1,365 @@
+//! Match statistics: win/draw/loss tally, score, Elo difference with a 95 % interval, likelihood of
+//! superiority, and a sequential probability ratio test (SPRT) on the Elo difference.
+//!
+//! Elo here is the logistic scale: a score `s` means a difference of `-400 log10(1/s - 1)`. The
+//! interval and the SPRT use the trinomial (win/draw/loss) variance of one game's score, with the
+//! normal approximation for the log-likelihood ratio (the generalised SPRT used by chess testing
+//! frameworks): `LLR = n (s1 - s0) (2 s - s0 - s1) / (2 var)`.
+
+use std::fmt;
+
+/// Games won, drawn and lost, from the first engine's point of view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games the first engine won.
+    pub wins: u32,
+    /// Drawn games.
+    pub draws: u32,
+    /// Games the first engine lost.
+    pub losses: u32,
+}
+
+/// An Elo difference with the bounds of its 95 % confidence interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EloEstimate {
+    /// The point estimate (may be infinite when every game was won or lost).
+    pub elo: f64,
+    /// Lower bound of the 95 % interval.
+    pub low: f64,
+    /// Upper bound of the 95 % interval.
+    pub high: f64,
+}
+
+impl EloEstimate {
+    /// Half the width of the interval, the usual "±" figure.
+    pub fn margin(&self) -> f64 {
+        (self.high - self.low) / 2.0
+    }
+}
+
+impl fmt::Display for EloEstimate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.elo.is_finite() && self.margin().is_finite() {
+            write!(
+                f,
+                "{:+.1} +/- {:.1} (95 % interval {:+.1} .. {:+.1})",
+                self.elo,
+                self.margin(),
+                self.low,
+                self.high
+            )
+        } else {
+            write!(
+                f,
+                "{:+.1} (95 % interval {:+.1} .. {:+.1})",
+                self.elo, self.low, self.high
+            )
+        }
+    }
+}
+
+/// 1.96: the two-sided 95 % quantile of the normal distribution.
+const Z95: f64 = 1.959_963_984_540_054;
+
+impl Tally {
+    /// Adds one game's result, seen from the first engine: 1.0 win, 0.5 draw, 0.0 loss.
+    pub fn add(&mut self, points: Points) {
+        match points {
+            Points::Win => self.wins += 1,
+            Points::Draw => self.draws += 1,
+            Points::Loss => self.losses += 1,
+        }
+    }
+
+    /// Number of games.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Mean score per game in [0, 1]; 0.5 with no games.
+    pub fn score(&self) -> f64 {
+        let n = self.games();
+        if n == 0 {
+            return 0.5;
+        }
+        (self.wins as f64 + 0.5 * self.draws as f64) / n as f64
+    }
+
+    /// Variance of one game's score around the mean.
+    fn variance(&self) -> f64 {
+        let n = self.games();
+        if n == 0 {
+            return 0.0;
+        }
+        let s = self.score();
+        let n = n as f64;
+        (self.wins as f64 * (1.0 - s).powi(2)
+            + self.draws as f64 * (0.5 - s).powi(2)
+            + self.losses as f64 * s.powi(2))
+            / n
+    }
+
+    /// The Elo difference with its 95 % interval.
+    pub fn elo(&self) -> EloEstimate {
+        let n = self.games();
+        let s = self.score();
+        if n == 0 {
+            return EloEstimate {
+                elo: 0.0,
+                low: f64::NEG_INFINITY,
+                high: f64::INFINITY,
+            };
+        }
+        let se = (self.variance() / n as f64).sqrt();
+        EloEstimate {
+            elo: elo_from_score(s),
+            low: elo_from_score(s - Z95 * se),
+            high: elo_from_score(s + Z95 * se),
+        }
+    }
+
+    /// Likelihood of superiority: the probability that the first engine is the stronger, from the
+    /// decisive games (draws carry no information here).
+    pub fn los(&self) -> f64 {
+        let decisive = (self.wins + self.losses) as f64;
+        if decisive == 0.0 {
+            return 0.5;
+        }
+        0.5 + 0.5 * erf((self.wins as f64 - self.losses as f64) / (2.0 * decisive).sqrt())
+    }
+
+    /// The log-likelihood ratio of H1 (difference `elo1`) against H0 (difference `elo0`). Zero
+    /// while the results carry no spread (no games, or all of one kind).
+    pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
+        let n = self.games();
+        let var = self.variance();
+        if n == 0 || var <= 0.0 {
+            return 0.0;
+        }
+        let (s0, s1) = (score_from_elo(elo0), score_from_elo(elo1));
+        n as f64 * (s1 - s0) * (2.0 * self.score() - s0 - s1) / (2.0 * var)
+    }
+}
+
+/// One game's result from the first engine's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Points {
+    /// The first engine won.
+    Win,
+    /// Draw.
+    Draw,
+    /// The first engine lost.
+    Loss,
+}
+
+/// The Elo difference that gives expected score `s` (infinite at 0 and 1).
+pub fn elo_from_score(s: f64) -> f64 {
+    if s <= 0.0 {
+        f64::NEG_INFINITY
+    } else if s >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / s - 1.0).log10()
+    }
+}
+
+/// The expected score for an Elo difference.
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The error function, to about 1e-7 (Abramowitz and Stegun 7.1.26).
+fn erf(x: f64) -> f64 {
+    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let y = 1.0 - poly * (-x * x).exp();
+    if x < 0.0 { -y } else { y }
+}
+
+/// A sequential probability ratio test of H0 "the difference is `elo0`" against H1 "it is `elo1`".
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    /// Elo difference under H0.
+    pub elo0: f64,
+    /// Elo difference under H1.
+    pub elo1: f64,
+    /// Probability of accepting H1 when H0 holds.
+    pub alpha: f64,
+    /// Probability of accepting H0 when H1 holds.
+    pub beta: f64,
+}
+
+/// Where an SPRT stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtStatus {
+    /// Neither bound crossed yet.
+    Continue,
+    /// The lower bound was crossed: H0 accepted.
+    AcceptH0,
+    /// The upper bound was crossed: H1 accepted.
+    AcceptH1,
+}
+
+/// Why SPRT parameters could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SprtError(pub String);
+
+impl fmt::Display for SprtError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "bad SPRT parameters {:?}: expected elo0,elo1[,alpha[,beta]] with elo0 < elo1 and 0 < alpha, beta < 0.5",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for SprtError {}
+
+impl std::str::FromStr for Sprt {
+    type Err = SprtError;
+    /// Reads `elo0,elo1[,alpha[,beta]]`; alpha and beta default to 0.05.
+    fn from_str(s: &str) -> Result<Sprt, SprtError> {
+        let err = || SprtError(s.to_string());
+        let values: Vec<f64> = s
+            .split(',')
+            .map(|v| v.trim().parse::<f64>().map_err(|_| err()))
+            .collect::<Result<_, _>>()?;
+        let (elo0, elo1, alpha, beta) = match values[..] {
+            [a, b] => (a, b, 0.05, 0.05),
+            [a, b, al] => (a, b, al, al),
+            [a, b, al, be] => (a, b, al, be),
+            _ => return Err(err()),
+        };
+        let ok = |p: f64| p > 0.0 && p < 0.5;
+        if elo0 >= elo1 || !ok(alpha) || !ok(beta) || !elo0.is_finite() || !elo1.is_finite() {
+            return Err(err());
+        }
+        Ok(Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        })
+    }
+}
+
+impl Sprt {
+    /// The lower and upper log-likelihood-ratio bounds.
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// The test's state after the games in `tally`.
+    pub fn status(&self, tally: &Tally) -> SprtStatus {
+        let llr = tally.llr(self.elo0, self.elo1);
+        let (low, high) = self.bounds();
+        if llr >= high {
+            SprtStatus::AcceptH1
+        } else if llr <= low {
+            SprtStatus::AcceptH0
+        } else {
+            SprtStatus::Continue
+        }
+    }
+}
+
+impl fmt::Display for SprtStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SprtStatus::Continue => "no decision yet",
+            SprtStatus::AcceptH0 => "H0 accepted",
+            SprtStatus::AcceptH1 => "H1 accepted",
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tally(wins: u32, draws: u32, losses: u32) -> Tally {
+        Tally {
+            wins,
+            draws,
+            losses,
+        }
+    }
+
+    #[test]
+    fn elo_and_interval_for_known_results() {
+        // 60 wins, 20 draws, 20 losses: score 0.7, variance 0.16 per game.
+        let t = tally(60, 20, 20);
+        assert!((t.score() - 0.7).abs() < 1e-12);
+        let e = t.elo();
+        assert!((e.elo - 147.19).abs() < 0.01, "{e:?}");
+        // s ± 1.96 · 0.04 = 0.6216 .. 0.7784.
+        assert!((e.low - 86.23).abs() < 0.01, "{e:?}");
+        assert!((e.high - 218.25).abs() < 0.01, "{e:?}");
+        // Even results: zero, symmetric interval.
+        let e = tally(10, 30, 10).elo();
+        assert!(e.elo.abs() < 1e-9);
+        assert!((e.low + e.high).abs() < 1e-9);
+        assert!(e.high > 0.0);
+        // All wins: infinite estimate, no panic, still printable.
+        assert_eq!(tally(5, 0, 0).elo().elo, f64::INFINITY);
+        let _ = tally(5, 0, 0).elo().to_string();
+        assert_eq!(tally(0, 0, 0).score(), 0.5);
+    }
+
+    #[test]
+    fn round_trip_and_los() {
+        for elo in [-300.0, -5.0, 0.0, 42.0, 250.0] {
+            assert!((elo_from_score(score_from_elo(elo)) - elo).abs() < 1e-9);
+        }
+        assert!((tally(10, 5, 10).los() - 0.5).abs() < 1e-6);
+        // 30 wins, 10 losses: (20)/sqrt(80) = 2.236 → erf(2.236) ≈ 0.99841, LOS ≈ 0.99921.
+        assert!((tally(30, 0, 10).los() - 0.999_21).abs() < 1e-4);
+        assert!((erf(0.5) - 0.520_499_878).abs() < 1e-6);
+    }
+
+    #[test]
+    fn sprt_llr_sign_and_bounds() {
+        let sprt: Sprt = "0,10".parse().unwrap();
+        assert_eq!(sprt.alpha, 0.05);
+        let (low, high) = sprt.bounds();
+        assert!((high - 2.944_438_979).abs() < 1e-6 && (low + 2.944_438_979).abs() < 1e-6);
+        // Far better than H1: positive LLR (1.73 after 100 games), and 300 games cross the upper
+        // bound.
+        let good = tally(60, 20, 20);
+        assert!(
+            (good.llr(0.0, 10.0) - 1.734).abs() < 1e-3,
+            "{}",
+            good.llr(0.0, 10.0)
+        );
+        assert_eq!(sprt.status(&good), SprtStatus::Continue);
+        let good = tally(180, 60, 60);
+        assert!(good.llr(0.0, 10.0) > 0.0);
+        assert_eq!(sprt.status(&good), SprtStatus::AcceptH1);
+        // Worse than H0: negative LLR.
+        let bad = tally(60, 60, 180);
+        assert!(bad.llr(0.0, 10.0) < 0.0);
+        assert_eq!(sprt.status(&bad), SprtStatus::AcceptH0);
+        // Exactly between the hypotheses: LLR 0.
+        assert!(tally(10, 10, 10).llr(-10.0, 10.0).abs() < 1e-12);
+        // Few games: no decision.
+        assert_eq!(sprt.status(&tally(2, 1, 1)), SprtStatus::Continue);
+        // No spread: no decision, no division by zero.
+        assert_eq!(tally(0, 7, 0).llr(0.0, 10.0), 0.0);
+    }
+
+    #[test]
+    fn sprt_parameters() {
+        let s: Sprt = "-5,5,0.1,0.2".parse().unwrap();
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (-5.0, 5.0, 0.1, 0.2));
+        for bad in ["", "5", "10,0", "0,10,0.6", "0,x", "0,10,0.05,0.05,1"] {
+            assert!(bad.parse::<Sprt>().is_err(), "{bad}");
+        }
+    }
+}
