@@ -1,0 +1,666 @@
+//! `xq match` against scripted fake engines (the hidden `xq match --fake-engine` mode): perpetual
+//! check scored as a loss, crashes, hangs, time forfeits, illegal and unreadable moves, clock units
+//! per protocol, and a small concurrent match through the command line with its PGN.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use xq::arena::client::EngineSpec;
+use xq::arena::game::{EndKind, GameRules, Limit, Outcome};
+use xq::arena::stats::Points;
+use xq::arena::{GameReport, MatchConfig, MatchSummary, openings, run_match};
+use xq::judge::{RuleConfig, Verdict};
+use xq::moves::Move;
+use xq::position::Position;
+use xq::referee::Adjudicator;
+use xq::square::Color;
+
+const XQ: &str = env!("CARGO_BIN_EXE_xq");
+
+/// Diagram 1 of the WXF rules: Red's rook can check forever from h9 and h8.
+const PERPETUAL_FEN: &str = "c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w";
+
+fn fake(name: &str, settings: &str, extra: &str) -> EngineSpec {
+    format!("{name}={XQ} match --fake-engine {settings}{extra}")
+        .parse()
+        .expect("a valid engine spec")
+}
+
+/// An in-memory traffic log.
+#[derive(Clone, Default)]
+struct Shared(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Shared {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+    }
+}
+
+fn rules(limit: Limit) -> GameRules {
+    GameRules {
+        limit,
+        margin: Duration::from_millis(50),
+        move_timeout: Duration::from_secs(5),
+        quiet_plies: 120,
+        max_plies: 300,
+        resign: None,
+        draw: None,
+    }
+}
+
+fn setup(
+    engines: [EngineSpec; 2],
+    games: u32,
+    limit: Limit,
+    openings_text: &str,
+) -> (MatchConfig, Shared) {
+    let log = Shared::default();
+    let config = MatchConfig {
+        engines,
+        games,
+        rules: rules(limit),
+        openings: if openings_text.is_empty() {
+            Vec::new()
+        } else {
+            openings::parse(openings_text, "test").expect("valid openings")
+        },
+        concurrency: 1,
+        seed: None,
+        sprt: None,
+        ready_timeout: Duration::from_secs(2),
+        log: Some(xq::arena::client::TrafficLog::new(Box::new(log.clone()))),
+    };
+    (config, log)
+}
+
+fn play(config: &MatchConfig) -> (Vec<GameReport>, MatchSummary) {
+    let mut reports = Vec::new();
+    let summary = run_match(config, |r, _| reports.push(r.clone())).expect("the match runs");
+    reports.sort_by_key(|r| r.number);
+    (reports, summary)
+}
+
+#[test]
+fn perpetual_check_loses_over_ucci_with_banmoves() {
+    let (config, log) = setup(
+        [
+            fake("checker", "script=h8h9/h9h8", ",proto=ucci"),
+            fake("king", "script=f9f8/f8f9", ",proto=ucci"),
+        ],
+        1,
+        Limit::Nodes(1),
+        PERPETUAL_FEN,
+    );
+    let (reports, summary) = play(&config);
+    let game = &reports[0].record;
+    assert_eq!(game.outcome, Outcome::Win(Color::Black), "{game:?}");
+    assert_eq!(
+        game.end,
+        EndKind::Referee("perpetual check"),
+        "{}",
+        game.detail
+    );
+    assert_eq!(
+        game.moves.len(),
+        9,
+        "the fifth check completes the third occurrence"
+    );
+    assert_eq!(reports[0].points, Points::Loss);
+    assert_eq!((summary.tally.wins, summary.tally.losses), (0, 1));
+    // The arbiter warned the checker: the move that completes the perpetual was banned.
+    let traffic = log.text();
+    assert!(traffic.contains("> banmoves h8h9"), "{traffic}");
+    // UCCI positions start after the last capture: here the opening FEN itself.
+    assert!(
+        traffic.contains(
+            "> position fen c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w - - 0 1 moves h8h9 f9f8"
+        )
+    );
+}
+
+#[test]
+fn perpetual_check_loses_over_uci_with_one_to_ten_ranks() {
+    let (config, log) = setup(
+        [
+            fake("king", "script=f10f9/f9f10:ranks=10", ",proto=uci1"),
+            fake("checker", "script=h8h9/h9h8", ",proto=uci"),
+        ],
+        2,
+        Limit::Nodes(1),
+        PERPETUAL_FEN,
+    );
+    let (reports, _) = play(&config);
+    // Game 2 has the checker as Red (game 1 has the scripts on the wrong sides and ends at once).
+    let game = &reports[1].record;
+    assert!(!reports[1].first_is_red);
+    assert_eq!(
+        game.end,
+        EndKind::Referee("perpetual check"),
+        "{}",
+        game.detail
+    );
+    assert_eq!(game.outcome, Outcome::Win(Color::Black));
+    assert_eq!(reports[1].points, Points::Win);
+    let traffic = log.text();
+    assert!(
+        traffic.contains("moves h9h10 f10f9 h10h9"),
+        "1-10 ranks for the uci1 engine: {traffic}"
+    );
+    assert!(
+        traffic.contains("moves h8h9 f9f8 h9h8"),
+        "0-9 ranks for the uci engine: {traffic}"
+    );
+    assert!(!traffic.contains("banmoves"));
+}
+
+#[test]
+fn crash_loses_and_the_engine_is_restarted() {
+    let (config, _) = setup(
+        [
+            fake("crasher", "first:crash=2", ""),
+            fake("steady", "random", ",proto=uci"),
+        ],
+        3,
+        Limit::Nodes(1),
+        "",
+    );
+    let (reports, summary) = play(&config);
+    assert_eq!(reports.len(), 3);
+    for r in &reports {
+        assert_eq!(r.record.end, EndKind::Crash, "{}", r.record.detail);
+        assert_eq!(r.points, Points::Loss);
+        assert!(r.record.detail.contains("crasher"), "{}", r.record.detail);
+        // Each game got two moves out of the restarted crasher before it crashed again.
+        assert_eq!(r.record.moves.len(), 4 + usize::from(!r.first_is_red));
+    }
+    assert_eq!(summary.tally.losses, 3);
+    assert!(summary.stopped.is_none());
+}
+
+#[test]
+fn hang_loses_on_time_and_by_timeout() {
+    // With a clock: a time forfeit as soon as the clock and margin run out.
+    let (config, _) = setup(
+        [
+            fake("sleeper", "first:hang=1", ""),
+            fake("steady", "random", ""),
+        ],
+        2,
+        Limit::Clock {
+            base: Duration::from_millis(300),
+            increment: Duration::ZERO,
+        },
+        "",
+    );
+    let started = Instant::now();
+    let (reports, _) = play(&config);
+    for r in &reports {
+        assert_eq!(r.record.end, EndKind::TimeForfeit, "{}", r.record.detail);
+        assert_eq!(r.points, Points::Loss);
+    }
+    // Two forfeits of 0.35 s, plus at most a readyok timeout of 2 s before the restart.
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "{:?}",
+        started.elapsed()
+    );
+
+    // With a node limit: the move timeout.
+    let (mut config, _) = setup(
+        [
+            fake("steady", "random", ",proto=uci"),
+            fake("sleeper", "first:hang=0", ",proto=uci"),
+        ],
+        1,
+        Limit::Nodes(100),
+        "",
+    );
+    config.rules.move_timeout = Duration::from_millis(300);
+    let (reports, _) = play(&config);
+    assert_eq!(
+        reports[0].record.end,
+        EndKind::Hang,
+        "{}",
+        reports[0].record.detail
+    );
+    assert_eq!(reports[0].points, Points::Win);
+    assert_eq!(reports[0].record.moves.len(), 1);
+}
+
+#[test]
+fn slow_engine_loses_on_time_even_when_it_answers() {
+    let (mut config, _) = setup(
+        [
+            fake("slow", "first:slow=250", ""),
+            fake("steady", "random", ""),
+        ],
+        1,
+        Limit::Clock {
+            base: Duration::from_millis(600),
+            increment: Duration::ZERO,
+        },
+        "",
+    );
+    config.rules.margin = Duration::from_millis(20);
+    let (reports, _) = play(&config);
+    let game = &reports[0].record;
+    assert_eq!(game.end, EndKind::TimeForfeit, "{}", game.detail);
+    assert_eq!(game.outcome, Outcome::Win(Color::Black));
+    // 0.6 s buys two moves of 0.25 s; the third overruns.
+    assert_eq!(game.moves.len(), 4, "{}", game.detail);
+}
+
+#[test]
+fn illegal_unreadable_and_missing_moves_lose() {
+    for (fault, end, text) in [
+        ("illegal=3", EndKind::IllegalMove, "illegal move"),
+        ("garbage=0", EndKind::IllegalMove, "unreadable move"),
+        ("none=1", EndKind::Resignation, "gave no move"),
+        ("resign=2", EndKind::Resignation, "resigned"),
+    ] {
+        let (config, _) = setup(
+            [
+                fake("bad", &format!("first:{fault}"), ""),
+                fake("steady", "random", ",proto=uci"),
+            ],
+            2,
+            Limit::Nodes(1),
+            "",
+        );
+        let (reports, _) = play(&config);
+        for r in &reports {
+            assert_eq!(r.record.end, end, "{fault}: {}", r.record.detail);
+            assert!(
+                r.record.detail.contains(text),
+                "{fault}: {}",
+                r.record.detail
+            );
+            assert_eq!(r.points, Points::Loss, "{fault}");
+        }
+    }
+}
+
+#[test]
+fn clock_units_follow_the_protocol() {
+    let clock = Limit::Clock {
+        base: Duration::from_secs(3),
+        increment: Duration::from_millis(1500),
+    };
+    let cases = [
+        (
+            "first",
+            ",proto=ucci",
+            "go time 3 increment 1 opptime 3 oppincrement 1",
+        ),
+        (
+            "first:millis",
+            ",proto=ucci",
+            "go time 3000 increment 1500 opptime 3000 oppincrement 1500",
+        ),
+        (
+            "first",
+            ",proto=ucci,units=ms",
+            "go time 3000 increment 1500 opptime 3000 oppincrement 1500",
+        ),
+        (
+            "first",
+            ",proto=uci",
+            "go wtime 3000 btime 3000 winc 1500 binc 1500",
+        ),
+    ];
+    for (settings, extra, expected) in cases {
+        let (mut config, log) = setup(
+            [fake("a", settings, extra), fake("b", "first", extra)],
+            1,
+            clock,
+            "h2e2 h9g7",
+        );
+        config.rules.max_plies = 4;
+        let (reports, _) = play(&config);
+        assert_eq!(
+            reports[0].record.end,
+            EndKind::MoveLimit,
+            "{}",
+            reports[0].record.detail
+        );
+        let traffic = log.text();
+        assert!(
+            traffic.contains(&format!("> {expected}\n")),
+            "{settings}{extra}: {traffic}"
+        );
+        if settings.contains("millis") {
+            assert!(traffic.contains("> setoption usemillisec true"));
+        }
+    }
+}
+
+fn temp_path(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("xq-arena-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn command_line_match_writes_pgn() {
+    let book = temp_path("book.txt");
+    std::fs::write(&book, "# two openings\nh2e2 h9g7\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b\n")
+        .unwrap();
+    let pgn = temp_path("games.pgn");
+    let out = Command::new(XQ)
+        .args([
+            "match",
+            "--games",
+            "4",
+            "--concurrency",
+            "2",
+            "--nodes",
+            "1",
+            "--seed",
+            "3",
+        ])
+        .arg("--engine")
+        .arg(format!("one={XQ} match --fake-engine random,proto=ucci"))
+        .arg("--engine")
+        .arg(format!("two={XQ} match --fake-engine first,proto=uci"))
+        .arg("--openings")
+        .arg(&book)
+        .arg("--pgn")
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("Elo difference:"), "{stdout}");
+    let last = stdout
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("Score of one vs two:"))
+        .unwrap();
+    assert!(last.ends_with(" 4"), "{last}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Result ").count(), 4, "{text}");
+    assert_eq!(text.matches("[Format \"ICCS\"]").count(), 4);
+    // The second opening is a FEN with Black to move; its games say so.
+    assert_eq!(
+        text.matches(
+            "[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1\"]"
+        )
+        .count(),
+        2
+    );
+    assert_eq!(text.matches("1. H2-E2 H9-G7 {book}").count(), 2, "{text}");
+    assert_eq!(check_pgn(&text), 4);
+    let _ = std::fs::remove_file(&book);
+    let _ = std::fs::remove_file(&pgn);
+
+    // A command that cannot start fails the match at once.
+    let out = Command::new(XQ)
+        .args(["match", "--engine", "a=/nonexistent/engine", "--engine"])
+        .arg(format!("b={XQ} match --fake-engine first"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("could not start"));
+}
+
+#[test]
+fn silent_engine_fails_the_handshake() {
+    let (mut config, _) = setup(
+        [fake("mute", "mute", ""), fake("b", "first", "")],
+        1,
+        Limit::Nodes(1),
+        "",
+    );
+    config.ready_timeout = Duration::from_millis(300);
+    let err = run_match(&config, |_, _| {}).unwrap_err();
+    assert!(err.to_string().contains("no ucciok"), "{err}");
+}
+
+/// Does `xq` with no arguments speak UCCI yet?
+fn xq_speaks_ucci() -> bool {
+    let spec: EngineSpec = format!("xq={XQ}").parse().unwrap();
+    xq::arena::client::Client::start(&spec, None, Duration::from_secs(2)).is_ok()
+}
+
+#[test]
+#[ignore = "needs the engine protocol"]
+fn xq_against_itself_at_a_few_nodes() {
+    assert!(xq_speaks_ucci(), "xq answers ucci with ucciok");
+    let a: EngineSpec = format!("ucci-xq={XQ},proto=ucci").parse().unwrap();
+    let b: EngineSpec = format!("uci-xq={XQ},proto=uci").parse().unwrap();
+    let (config, _) = setup([a, b], 2, Limit::Nodes(2000), "h2e2 h9g7\n");
+    let (reports, summary) = play(&config);
+    assert_eq!(summary.tally.games(), 2);
+    for r in &reports {
+        assert!(
+            matches!(r.record.end, EndKind::Referee(_) | EndKind::MoveLimit),
+            "game {} ended by {}: {}",
+            r.number,
+            r.record.end.name(),
+            r.record.detail
+        );
+    }
+}
+
+/// One game read back from our PGN: tags and moves.
+struct PgnGame {
+    tags: Vec<(String, String)>,
+    moves: Vec<Move>,
+}
+
+impl PgnGame {
+    fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Reads the PGN that `xq match` writes: tags, move numbers, ICCS moves, comments, result.
+fn read_pgn(text: &str) -> Vec<PgnGame> {
+    let mut games: Vec<PgnGame> = Vec::new();
+    let mut in_moves = false;
+    let mut in_comment = false;
+    for line in text.lines() {
+        if !in_comment && line.starts_with('[') {
+            if in_moves || games.is_empty() {
+                games.push(PgnGame {
+                    tags: Vec::new(),
+                    moves: Vec::new(),
+                });
+                in_moves = false;
+            }
+            let inner = line.trim_start_matches('[').trim_end_matches(']');
+            let (name, value) = inner.split_once(' ').unwrap();
+            let value = value.trim_matches('"').replace("\\\"", "\"");
+            games
+                .last_mut()
+                .unwrap()
+                .tags
+                .push((name.to_string(), value));
+            continue;
+        }
+        let mut token = String::new();
+        for c in line.chars().chain(std::iter::once(' ')) {
+            if in_comment {
+                in_comment = c != '}';
+                continue;
+            }
+            if c == '{' {
+                in_comment = true;
+            } else if c.is_whitespace() {
+                if !token.is_empty()
+                    && !token.ends_with('.')
+                    && !["1-0", "0-1", "1/2-1/2", "*"].contains(&token.as_str())
+                {
+                    let m = token.parse::<Move>().unwrap_or_else(|e| panic!("{e}"));
+                    games.last_mut().unwrap().moves.push(m);
+                    in_moves = true;
+                }
+                token.clear();
+            } else {
+                token.push(c);
+            }
+        }
+    }
+    games
+}
+
+/// Replays every game of our PGN through the referee: games ended by the referee end with the
+/// same decision, at the last move; other games reach no decision. Returns the number of games.
+fn check_pgn(text: &str) -> usize {
+    let games = read_pgn(text);
+    for (i, g) in games.iter().enumerate() {
+        let start = match g.tag("FEN") {
+            Some(f) => xq::fen::parse_lenient(f).unwrap().0,
+            None => Position::startpos(),
+        };
+        let mut referee = Adjudicator::new(start, RuleConfig::default());
+        for (ply, &m) in g.moves.iter().enumerate() {
+            assert!(
+                referee.decision().is_none(),
+                "game {}: decided before ply {}",
+                i + 1,
+                ply + 1
+            );
+            referee
+                .play(m)
+                .unwrap_or_else(|e| panic!("game {}: {e}", i + 1));
+        }
+        let result = g.tag("Result").unwrap();
+        let termination = g.tag("Termination").unwrap();
+        let by_referee = !matches!(
+            termination,
+            "move limit"
+                | "adjudication"
+                | "time forfeit"
+                | "illegal move"
+                | "resignation"
+                | "engine crash"
+                | "engine hang"
+                | "engine failed to start"
+        );
+        match referee.decision() {
+            Some(d) => {
+                assert!(
+                    by_referee,
+                    "game {}: the referee rules {d} but the game ended by {termination}",
+                    i + 1
+                );
+                assert_eq!(d.reason_name(), termination, "game {}", i + 1);
+                let expected = match d.verdict {
+                    Verdict::Win(Color::Red) => "1-0",
+                    Verdict::Win(Color::Black) => "0-1",
+                    _ => "1/2-1/2",
+                };
+                assert_eq!(result, expected, "game {}", i + 1);
+            }
+            None => assert!(
+                !by_referee,
+                "game {}: {termination} but no ruling on replay",
+                i + 1
+            ),
+        }
+    }
+    games.len()
+}
+
+#[test]
+fn shipped_openings_load() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/openings.txt");
+    let book = openings::load(&path).unwrap();
+    assert!(book.len() >= 300, "{}", book.len());
+    assert!(
+        book.iter()
+            .all(|o| o.moves.len() == 8 && o.start == Position::startpos())
+    );
+}
+
+#[test]
+fn our_pgn_reads_back_with_the_same_results() {
+    // Perpetual check (a referee ending) and an illegal move (not one).
+    let (config, _) = setup(
+        [
+            fake("checker", "script=h8h9/h9h8", ",proto=ucci"),
+            fake("king", "script=f9f8/f8f9", ",proto=ucci"),
+        ],
+        2,
+        Limit::Nodes(1),
+        PERPETUAL_FEN,
+    );
+    let (reports, _) = play(&config);
+    let tags = xq::arena::pgn::MatchTags {
+        event: "t".into(),
+        date: "2024.01.01".into(),
+        time_control: None,
+    };
+    let text: String = reports
+        .iter()
+        .map(|r| xq::arena::pgn::game_text(&r.record, r.number, &tags))
+        .collect();
+    assert!(text.contains("[Termination \"perpetual check\"]"), "{text}");
+    assert_eq!(check_pgn(&text), 2);
+}
+
+#[test]
+#[ignore = "plays Fairy-Stockfish (Debian package fairy-stockfish) against itself for a minute"]
+fn fairy_stockfish_against_itself() {
+    let fs = "/usr/games/fairy-stockfish";
+    assert!(
+        std::path::Path::new(fs).exists(),
+        "install the Debian package fairy-stockfish"
+    );
+    let pgn = temp_path("fs.pgn");
+    let book = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/openings.txt");
+    let out = Command::new(XQ)
+        .args([
+            "match",
+            "--games",
+            "4",
+            "--concurrency",
+            "2",
+            "--tc",
+            "2+0.05",
+            "--seed",
+            "5",
+        ])
+        .arg("--engine")
+        .arg(format!("fs-uci={fs},proto=uci1"))
+        .arg("--engine")
+        .arg(format!("fs-ucci={fs},proto=ucci,units=ms"))
+        .arg("--openings")
+        .arg(&book)
+        .arg("--pgn")
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    for bad in [
+        "time forfeit",
+        "illegal move",
+        "engine crash",
+        "engine hang",
+        "failed to start",
+    ] {
+        assert!(!stdout.contains(bad), "{stdout}");
+    }
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(check_pgn(&text), 4);
+    let _ = std::fs::remove_file(&pgn);
+}
