@@ -11,10 +11,7 @@ use xq::arena::client::EngineSpec;
 use xq::arena::game::{EndKind, GameRules, Limit, Outcome};
 use xq::arena::stats::Points;
 use xq::arena::{GameReport, MatchConfig, MatchSummary, openings, run_match};
-use xq::judge::{RuleConfig, Verdict};
-use xq::moves::Move;
 use xq::position::Position;
-use xq::referee::Adjudicator;
 use xq::square::Color;
 
 const XQ: &str = env!("CARGO_BIN_EXE_xq");
@@ -403,7 +400,7 @@ fn command_line_match_writes_pgn() {
         2
     );
     assert_eq!(text.matches("1. H2-E2 H9-G7 {book}").count(), 2, "{text}");
-    assert_eq!(check_pgn(&text), 4);
+    assert_eq!(check_pgn(&pgn), 4);
     let _ = std::fs::remove_file(&book);
     let _ = std::fs::remove_file(&pgn);
 
@@ -456,96 +453,41 @@ fn xq_against_itself_at_a_few_nodes() {
     }
 }
 
-/// One game read back from our PGN: tags and moves.
-struct PgnGame {
-    tags: Vec<(String, String)>,
-    moves: Vec<Move>,
-}
-
-impl PgnGame {
-    fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
+/// A top-level field of one JSON line from `xq referee --json` (strings and numbers only).
+fn json_field<'a>(line: &'a str, name: &str) -> &'a str {
+    let key = format!("\"{name}\":");
+    let start = line
+        .find(&key)
+        .unwrap_or_else(|| panic!("no {name} in {line}"))
+        + key.len();
+    let rest = &line[start..];
+    match rest.strip_prefix('"') {
+        Some(text) => &text[..text.find('"').unwrap()],
+        None => &rest[..rest.find([',', '}']).unwrap()],
     }
 }
 
-/// Reads the PGN that `xq match` writes: tags, move numbers, ICCS moves, comments, result.
-fn read_pgn(text: &str) -> Vec<PgnGame> {
-    let mut games: Vec<PgnGame> = Vec::new();
-    let mut in_moves = false;
-    let mut in_comment = false;
-    for line in text.lines() {
-        if !in_comment && line.starts_with('[') {
-            if in_moves || games.is_empty() {
-                games.push(PgnGame {
-                    tags: Vec::new(),
-                    moves: Vec::new(),
-                });
-                in_moves = false;
-            }
-            let inner = line.trim_start_matches('[').trim_end_matches(']');
-            let (name, value) = inner.split_once(' ').unwrap();
-            let value = value.trim_matches('"').replace("\\\"", "\"");
-            games
-                .last_mut()
-                .unwrap()
-                .tags
-                .push((name.to_string(), value));
-            continue;
-        }
-        let mut token = String::new();
-        for c in line.chars().chain(std::iter::once(' ')) {
-            if in_comment {
-                in_comment = c != '}';
-                continue;
-            }
-            if c == '{' {
-                in_comment = true;
-            } else if c.is_whitespace() {
-                if !token.is_empty()
-                    && !token.ends_with('.')
-                    && !["1-0", "0-1", "1/2-1/2", "*"].contains(&token.as_str())
-                {
-                    let m = token.parse::<Move>().unwrap_or_else(|e| panic!("{e}"));
-                    games.last_mut().unwrap().moves.push(m);
-                    in_moves = true;
-                }
-                token.clear();
-            } else {
-                token.push(c);
-            }
-        }
-    }
-    games
-}
-
-/// Replays every game of our PGN through the referee: games ended by the referee end with the
-/// same decision, at the last move; other games reach no decision. Returns the number of games.
-fn check_pgn(text: &str) -> usize {
-    let games = read_pgn(text);
-    for (i, g) in games.iter().enumerate() {
-        let start = match g.tag("FEN") {
-            Some(f) => xq::fen::parse_lenient(f).unwrap().0,
-            None => Position::startpos(),
-        };
-        let mut referee = Adjudicator::new(start, RuleConfig::default());
-        for (ply, &m) in g.moves.iter().enumerate() {
-            assert!(
-                referee.decision().is_none(),
-                "game {}: decided before ply {}",
-                i + 1,
-                ply + 1
-            );
-            referee
-                .play(m)
-                .unwrap_or_else(|e| panic!("game {}: {e}", i + 1));
-        }
-        let result = g.tag("Result").unwrap();
-        let termination = g.tag("Termination").unwrap();
+/// Reads our PGN back with `xq referee --json`: games ended by the referee get the same ruling, at
+/// the last move; games ended otherwise (forfeits, move limit) get no ruling. Returns the number of
+/// games.
+fn check_pgn(path: &std::path::Path) -> usize {
+    let text = std::fs::read_to_string(path).unwrap();
+    let terminations: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("[Termination \"")?.strip_suffix("\"]"))
+        .collect();
+    let out = Command::new(XQ)
+        .arg("referee")
+        .arg("--json")
+        .arg(path)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let rulings: Vec<&str> = stdout.lines().filter(|l| l.starts_with('{')).collect();
+    assert_eq!(rulings.len(), terminations.len(), "{stdout}");
+    for (i, (line, termination)) in rulings.iter().zip(&terminations).enumerate() {
         let by_referee = !matches!(
-            termination,
+            *termination,
             "move limit"
                 | "adjudication"
                 | "time forfeit"
@@ -555,29 +497,31 @@ fn check_pgn(text: &str) -> usize {
                 | "engine hang"
                 | "engine failed to start"
         );
-        match referee.decision() {
-            Some(d) => {
+        match json_field(line, "agreement") {
+            "agrees" => {
                 assert!(
                     by_referee,
-                    "game {}: the referee rules {d} but the game ended by {termination}",
+                    "game {}: ruled, but ended by {termination}: {line}",
                     i + 1
                 );
-                assert_eq!(d.reason_name(), termination, "game {}", i + 1);
-                let expected = match d.verdict {
-                    Verdict::Win(Color::Red) => "1-0",
-                    Verdict::Win(Color::Black) => "0-1",
-                    _ => "1/2-1/2",
-                };
-                assert_eq!(result, expected, "game {}", i + 1);
+                assert_eq!(json_field(line, "reason"), *termination, "game {}", i + 1);
+                assert_eq!(
+                    json_field(line, "ply"),
+                    json_field(line, "plies"),
+                    "game {}",
+                    i + 1
+                );
+                assert_eq!(json_field(line, "past_ruling"), "0", "game {}", i + 1);
             }
-            None => assert!(
+            "no_ruling" => assert!(
                 !by_referee,
-                "game {}: {termination} but no ruling on replay",
+                "game {}: {termination} but no ruling: {line}",
                 i + 1
             ),
+            other => panic!("game {}: the referee {other}: {line}", i + 1),
         }
     }
-    games.len()
+    rulings.len()
 }
 
 #[test]
@@ -614,7 +558,10 @@ fn our_pgn_reads_back_with_the_same_results() {
         .map(|r| xq::arena::pgn::game_text(&r.record, r.number, &tags))
         .collect();
     assert!(text.contains("[Termination \"perpetual check\"]"), "{text}");
-    assert_eq!(check_pgn(&text), 2);
+    let path = temp_path("perpetual.pgn");
+    std::fs::write(&path, &text).unwrap();
+    assert_eq!(check_pgn(&path), 2);
+    let _ = std::fs::remove_file(&path);
 }
 
 #[test]
@@ -660,7 +607,6 @@ fn fairy_stockfish_against_itself() {
     ] {
         assert!(!stdout.contains(bad), "{stdout}");
     }
-    let text = std::fs::read_to_string(&pgn).unwrap();
-    assert_eq!(check_pgn(&text), 4);
+    assert_eq!(check_pgn(&pgn), 4);
     let _ = std::fs::remove_file(&pgn);
 }
