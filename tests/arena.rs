@@ -439,12 +439,17 @@ fn xq_against_itself_at_a_few_nodes() {
     assert!(xq_speaks_ucci(), "xq answers ucci with ucciok");
     let a: EngineSpec = format!("ucci-xq={XQ},proto=ucci").parse().unwrap();
     let b: EngineSpec = format!("uci-xq={XQ},proto=uci").parse().unwrap();
-    let (config, _) = setup([a, b], 2, Limit::Nodes(2000), "h2e2 h9g7\n");
+    let (mut config, _) = setup([a, b], 2, Limit::Nodes(2000), "h2e2 h9g7\n");
+    // A mated engine may search well past its node budget before it resigns.
+    config.rules.move_timeout = Duration::from_secs(30);
     let (reports, summary) = play(&config);
     assert_eq!(summary.tally.games(), 2);
     for r in &reports {
         assert!(
-            matches!(r.record.end, EndKind::Referee(_) | EndKind::MoveLimit),
+            matches!(
+                r.record.end,
+                EndKind::Referee(_) | EndKind::MoveLimit | EndKind::Resignation
+            ),
             "game {} ended by {}: {}",
             r.number,
             r.record.end.name(),
