@@ -14,6 +14,7 @@ pub mod moves;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod protocol;
 pub mod record;
 pub mod referee;
 pub mod referee_cli;

@@ -47,13 +47,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        None => {
-            println!("xq: Xiangqi engine and WXF referee");
-            println!("The engine protocol loop (UCCI/UCI) is not built yet. Available now:");
-            println!("  xq perft DEPTH [--fen FEN] [--divide]");
-            println!("Run `xq --help` for details.");
-            ExitCode::SUCCESS
-        }
+        None => xq::protocol::run(std::io::BufReader::new(std::io::stdin()), std::io::stdout()),
         Some(Command::Referee(args)) => xq::referee_cli::run_cli(args),
         Some(Command::Match(args)) => xq::arena::run_cli(*args),
         Some(Command::Bench { depth, checks_only }) => {

@@ -1,0 +1,556 @@
+//! UCCI 3.0, the Chinese chess engine protocol: `ucci`/`ucciok`, options without `name`/`value`
+//! keywords, `banmoves`, `go time … opptime …` in seconds unless `usemillisec` is on, bare integer
+//! scores, `bestmove … draw|resign`, `nobestmove`, `probe`/`pophash` and `bye`. Moves always use
+//! ranks 0–9.
+
+use super::{
+    Active, Command, CommandError, Context, Go, check_hash_size, clip, parse_count, parse_moves,
+    parse_setup, parse_time, pv_text,
+};
+use crate::engine::Engine;
+use crate::moves::{Move, RankStyle};
+use crate::options::{OptionKind, OptionSpec};
+use crate::search::score::{MATE, MATE_BOUND, Score};
+use crate::search::time::Clock;
+use crate::search::tt::{Bound, Entry};
+use crate::search::{SearchInfo, SearchResult};
+use std::time::Duration;
+
+/// Settings only UCCI has.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Settings {
+    /// Times in `go` are milliseconds (announced on by default, so clients need not send it).
+    pub millis: bool,
+    /// Lines arriving during a search wait until it ends.
+    pub batch: bool,
+    /// Print extra `info message` lines.
+    pub debug: bool,
+    /// The client may ponder (only a hint for time use).
+    pub ponder: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            millis: true,
+            batch: false,
+            debug: false,
+            ponder: false,
+        }
+    }
+}
+
+/// Hash size used for `setoption hashsize 0` ("choose for me"), in megabytes.
+const AUTO_HASH_MB: u64 = 16;
+
+/// Accept a draw offer when the score (centipawns, our view) is at most this.
+const ACCEPT_DRAW_AT_MOST: i32 = 0;
+/// Plies without a capture after which a game counts as blocked.
+const BLOCKED_PLIES: u32 = 60;
+/// In a blocked game, accept and offer draws when the score is at most this.
+const BLOCKED_DRAW_AT_MOST: i32 = 30;
+
+fn engine_spin(name: &str) -> (i64, i64, i64) {
+    match OptionSpec::find(Engine::options(), name).map(|o| &o.kind) {
+        Some(OptionKind::Spin { default, min, max }) => (*default, *min, *max),
+        _ => (1, 1, 1),
+    }
+}
+
+/// The answer to `ucci`: `id` lines, `option` lines and `ucciok`.
+pub(super) fn handshake() -> Vec<String> {
+    let (hash, _, hash_max) = engine_spin("Hash");
+    let (threads, _, threads_max) = engine_spin("Threads");
+    vec![
+        "id name xq".to_string(),
+        format!("id version {}", env!("CARGO_PKG_VERSION")),
+        "id author the xq authors".to_string(),
+        "option usemillisec type check default true".to_string(),
+        format!("option hashsize type spin min 0 max {hash_max} default {hash}"),
+        format!("option threads type spin min 0 max {threads_max} default {threads}"),
+        "option ponder type check default false".to_string(),
+        "option batch type check default false".to_string(),
+        "option debug type check default false".to_string(),
+        "option newgame type button".to_string(),
+        "ucciok".to_string(),
+    ]
+}
+
+/// Reads one UCCI line.
+pub(super) fn parse(line: &str, ctx: &Context) -> Result<Command, CommandError> {
+    parse_words(line, ctx).map_err(|e| match e {
+        // UCCI has no `Ranks` option to point to.
+        CommandError::MoveText { error, .. } => CommandError::MoveText {
+            error,
+            two_digit_rank: false,
+        },
+        e => e,
+    })
+}
+
+fn parse_words(line: &str, ctx: &Context) -> Result<Command, CommandError> {
+    let words: Vec<&str> = line.split_ascii_whitespace().collect();
+    let Some((&first, rest)) = words.split_first() else {
+        return Err(CommandError::Unknown(String::new()));
+    };
+    let no_more = |command: &'static str, c: Command| match rest.first() {
+        None => Ok(c),
+        Some(w) => Err(CommandError::Unexpected {
+            command,
+            word: clip(w),
+        }),
+    };
+    match first {
+        "ucci" => no_more("ucci", Command::Hello),
+        "isready" => no_more("isready", Command::IsReady),
+        "setoption" => parse_setoption(rest),
+        "position" => Ok(Command::Position(parse_setup(
+            "position",
+            rest,
+            RankStyle::ZeroToNine,
+        )?)),
+        "banmoves" => Ok(Command::BanMoves(parse_moves(rest, RankStyle::ZeroToNine)?)),
+        "go" => Ok(Command::Go(parse_go(rest, ctx)?)),
+        "ponderhit" => match rest {
+            [] => Ok(Command::PonderHit { draw: false }),
+            ["draw"] => Ok(Command::PonderHit { draw: true }),
+            [w, ..] => Err(CommandError::Unexpected {
+                command: "ponderhit",
+                word: clip(w),
+            }),
+        },
+        "stop" => no_more("stop", Command::Stop),
+        "probe" => Ok(Command::Probe(parse_setup(
+            "probe",
+            rest,
+            RankStyle::ZeroToNine,
+        )?)),
+        "quit" => no_more("quit", Command::Quit),
+        // Not in UCCI 3.0, but clients send it; UCI2WB in UCCI mode sends `uxinewgame`.
+        "uccinewgame" | "uxinewgame" => no_more("uccinewgame", Command::NewGame),
+        other => Err(CommandError::Unknown(clip(other))),
+    }
+}
+
+/// `setoption <name> [<value>]`; the UCI form with `name`/`value` keywords is read too.
+fn parse_setoption(words: &[&str]) -> Result<Command, CommandError> {
+    let missing = || CommandError::MissingValue {
+        command: "setoption",
+        keyword: "setoption".into(),
+    };
+    if words.first() == Some(&"name") {
+        let end = words
+            .iter()
+            .position(|w| *w == "value")
+            .unwrap_or(words.len());
+        let name = words[1..end].join(" ");
+        if name.is_empty() {
+            return Err(missing());
+        }
+        let value = (end < words.len()).then(|| words[end + 1..].join(" "));
+        return Ok(Command::SetOption { name, value });
+    }
+    let (name, value) = words.split_first().ok_or_else(missing)?;
+    let value = (!value.is_empty()).then(|| value.join(" "));
+    Ok(Command::SetOption {
+        name: name.to_string(),
+        value,
+    })
+}
+
+/// `go [ponder|draw] depth <d>|infinite | nodes <n> | time <t> [movestogo <m>|increment <i>]
+/// [opptime <t> [oppmovestogo <m>|oppincrement <i>]]`, keywords in any order.
+fn parse_go(words: &[&str], ctx: &Context) -> Result<Go, CommandError> {
+    const C: &str = "go";
+    let unit = if ctx.millis {
+        Duration::from_millis(1)
+    } else {
+        Duration::from_secs(1)
+    };
+    let mut go = Go::default();
+    let mut seen: Vec<&str> = Vec::new();
+    let (mut time, mut increment, mut moves_to_go) = (None, None, None);
+    let mut i = 0;
+    while i < words.len() {
+        let word = words[i];
+        if seen.contains(&word) {
+            return Err(CommandError::Repeated {
+                command: C,
+                keyword: word.to_string(),
+            });
+        }
+        seen.push(word);
+        let value = words.get(i + 1);
+        let mut takes_value = true;
+        match word {
+            "ponder" => {
+                go.limits.ponder = true;
+                takes_value = false;
+            }
+            "draw" => {
+                go.draw = true;
+                takes_value = false;
+            }
+            "infinite" => {
+                go.limits.infinite = true;
+                takes_value = false;
+            }
+            "depth" if value == Some(&"infinite") => go.limits.infinite = true,
+            "depth" => {
+                let d = parse_count(word, value, C, u32::MAX as u64)? as u32;
+                if d == 0 {
+                    go.static_eval = true;
+                } else {
+                    go.limits.depth = Some(d);
+                }
+            }
+            "nodes" => go.limits.nodes = Some(parse_count(word, value, C, u64::MAX)?),
+            "time" => time = Some(parse_time(word, value, C, unit)?),
+            "increment" => increment = Some(parse_time(word, value, C, unit)?),
+            "movestogo" => {
+                let m = parse_count(word, value, C, u32::MAX as u64)? as u32;
+                moves_to_go = Some(m.max(1));
+            }
+            // Checked, but the opponent's clock does not change how long we think.
+            "opptime" | "oppincrement" => {
+                parse_time(word, value, C, unit)?;
+            }
+            "oppmovestogo" => {
+                parse_count(word, value, C, u32::MAX as u64)?;
+            }
+            // Not UCCI, but UCI2WB sends it for a fixed time per move.
+            "movetime" => go.limits.movetime = Some(parse_time(word, value, C, unit)?),
+            other => {
+                return Err(CommandError::Unexpected {
+                    command: C,
+                    word: clip(other),
+                });
+            }
+        }
+        i += if takes_value { 2 } else { 1 };
+    }
+    match time {
+        // With neither movestogo nor increment the time is for the rest of the game.
+        Some(remaining) => {
+            go.limits.clock = Some(Clock {
+                remaining,
+                increment: increment.unwrap_or_default(),
+                moves_to_go,
+            });
+        }
+        None if increment.is_some() || moves_to_go.is_some() => {
+            return Err(CommandError::Unsupported(
+                "go: 'movestogo' and 'increment' need 'time'".into(),
+            ));
+        }
+        None => {}
+    }
+    Ok(go)
+}
+
+fn parse_check(name: &str, value: Option<&str>) -> Result<bool, CommandError> {
+    let text = value.ok_or_else(|| CommandError::MissingValue {
+        command: "setoption",
+        keyword: name.to_string(),
+    })?;
+    match text.to_ascii_lowercase().as_str() {
+        "true" | "on" => Ok(true),
+        "false" | "off" => Ok(false),
+        _ => Err(CommandError::BadNumber {
+            keyword: name.to_string(),
+            text: clip(text),
+            expected: "true or false",
+        }),
+    }
+}
+
+fn parse_spin(name: &str, value: Option<&str>, max: i64) -> Result<u64, CommandError> {
+    let text = value.ok_or_else(|| CommandError::MissingValue {
+        command: "setoption",
+        keyword: name.to_string(),
+    })?;
+    text.parse::<u64>()
+        .ok()
+        .filter(|&v| v <= max as u64)
+        .ok_or_else(|| CommandError::BadNumber {
+            keyword: name.to_string(),
+            text: clip(text),
+            expected: "a whole number in the announced range",
+        })
+}
+
+fn parse_combo(name: &str, value: Option<&str>, values: &[&str]) -> Result<(), CommandError> {
+    let text = value.ok_or_else(|| CommandError::MissingValue {
+        command: "setoption",
+        keyword: name.to_string(),
+    })?;
+    if values.iter().any(|v| v.eq_ignore_ascii_case(text)) {
+        Ok(())
+    } else {
+        Err(CommandError::BadNumber {
+            keyword: name.to_string(),
+            text: clip(text),
+            expected: "one of the allowed words",
+        })
+    }
+}
+
+/// Carries out `setoption`; `Ok(Some(text))` is a note for the client.
+pub(super) fn set_option(
+    s: &mut Settings,
+    engine: &mut Engine,
+    name: &str,
+    value: Option<&str>,
+) -> Result<Option<String>, CommandError> {
+    let key = name.to_ascii_lowercase();
+    let key = key.as_str();
+    match key {
+        "usemillisec" => s.millis = parse_check(key, value)?,
+        "batch" => s.batch = parse_check(key, value)?,
+        "debug" => s.debug = parse_check(key, value)?,
+        "ponder" => s.ponder = parse_check(key, value)?,
+        "hashsize" => {
+            let (_, _, max) = engine_spin("Hash");
+            let mb = match parse_spin(key, value, max)? {
+                0 => AUTO_HASH_MB,
+                mb => mb,
+            };
+            check_hash_size(mb)?;
+            engine.set_option("Hash", &mb.to_string())?;
+        }
+        "threads" => {
+            let (_, _, max) = engine_spin("Threads");
+            let n = match parse_spin(key, value, max)? {
+                0 => std::thread::available_parallelism()
+                    .map_or(1, |n| n.get() as u64)
+                    .min(max as u64),
+                n => n,
+            };
+            engine.set_option("Threads", &n.to_string())?;
+        }
+        "newgame" => engine.new_game(),
+        "promotion" => {
+            if parse_check(key, value)? {
+                return Ok(Some(
+                    "promotion is not supported; the standard rules apply".into(),
+                ));
+            }
+        }
+        "usebook" | "useegtb" => {
+            if parse_check(key, value)? {
+                return Ok(Some(format!(
+                    "{key}: this engine has no opening book or endgame tables"
+                )));
+            }
+        }
+        "bookfiles" | "egtbpaths" | "evalapi" => {
+            return Ok(Some(format!("{key} is not used by this engine")));
+        }
+        "idle" | "pruning" | "knowledge" | "randomness" => {
+            parse_combo(key, value, &["none", "small", "medium", "large"])?;
+        }
+        "style" => parse_combo(key, value, &["solid", "normal", "risky"])?,
+        "repetition" | "drawmoves" | "selectivity" => {
+            return Ok(Some(format!(
+                "{key} was dropped in UCCI 3.0 and is ignored"
+            )));
+        }
+        _ => return Ok(Some(format!("unknown option '{}' ignored", clip(name)))),
+    }
+    Ok(None)
+}
+
+/// A score as UCCI prints it: a bare integer where a horse or cannon is about 100, and mates as
+/// 10000 minus the plies to mate (ElephantEye's convention: beyond 9800 a mate was found).
+pub(super) fn score_value(score: Score) -> i32 {
+    let v = score.0;
+    if v >= MATE_BOUND {
+        10_000 - (MATE - v).min(10_000)
+    } else if v <= -MATE_BOUND {
+        -(10_000 - (MATE + v).clamp(0, 10_000))
+    } else {
+        // The engine counts centipawns (a horse is about 430).
+        (v * 10 / 43).clamp(-9_799, 9_799)
+    }
+}
+
+/// An `info` line for one completed depth.
+pub(super) fn info_line(info: &SearchInfo) -> String {
+    let mut line = format!(
+        "info depth {} score {} time {} nodes {}",
+        info.depth,
+        score_value(info.score),
+        info.time.as_millis(),
+        info.nodes
+    );
+    if !info.pv.is_empty() {
+        line.push_str(" pv ");
+        line.push_str(&pv_text(info, RankStyle::ZeroToNine));
+    }
+    line
+}
+
+/// The answer to `go depth 0`.
+pub(super) fn static_eval_line(cp: i32) -> String {
+    format!("info depth 0 score {}", score_value(Score(cp)))
+}
+
+/// An `info message` line.
+pub(super) fn message_line(text: &str) -> String {
+    format!("info message {text}")
+}
+
+/// The line ending a search: `bestmove <m> [ponder <p>] [draw|resign]`, or `nobestmove` when
+/// there is no legal (or no unbanned) move.
+pub(super) fn best_move_line(
+    result: &SearchResult,
+    ponder: Option<Move>,
+    active: &Active,
+) -> String {
+    let Some(best) = result.best else {
+        return "nobestmove".to_string();
+    };
+    let mut line = format!("bestmove {}", best.text(RankStyle::ZeroToNine));
+    if let Some(p) = ponder {
+        line.push_str(" ponder ");
+        line.push_str(&p.text(RankStyle::ZeroToNine));
+    }
+    match verdict(
+        active.last_score,
+        active.root.halfmoves(),
+        active.draw_offered,
+    ) {
+        Verdict::Play => {}
+        Verdict::Draw => line.push_str(" draw"),
+        Verdict::Resign => line.push_str(" resign"),
+    }
+    line
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    Play,
+    Draw,
+    Resign,
+}
+
+/// What to add to the move. Resign only when the search has proved a mate against us; accept an
+/// offered draw when we are not better (or barely, in a blocked game); offer a draw in a blocked
+/// game that we do not lead.
+fn verdict(score: Option<Score>, quiet_plies: u32, draw_offered: bool) -> Verdict {
+    let Some(score) = score else {
+        return Verdict::Play;
+    };
+    if score.0 <= -MATE_BOUND {
+        return Verdict::Resign;
+    }
+    let blocked = quiet_plies >= BLOCKED_PLIES;
+    if draw_offered
+        && (score.0 <= ACCEPT_DRAW_AT_MOST || blocked && score.0 <= BLOCKED_DRAW_AT_MOST)
+    {
+        return Verdict::Draw;
+    }
+    if blocked && score.0.abs() <= BLOCKED_DRAW_AT_MOST {
+        return Verdict::Draw;
+    }
+    Verdict::Play
+}
+
+/// The answer to `probe`.
+pub(super) fn pophash_line(entry: Option<Entry>) -> String {
+    let Some(e) = entry else {
+        return "pophash".to_string();
+    };
+    let mut line = "pophash".to_string();
+    if let Some(m) = e.mv {
+        line.push_str(&format!(" bestmove {}", m.text(RankStyle::ZeroToNine)));
+    }
+    let v = score_value(Score::from_tt(e.score, 0));
+    let d = e.depth.max(0);
+    if matches!(e.bound, Bound::Lower | Bound::Exact) {
+        line.push_str(&format!(" lowerbound {v} depth {d}"));
+    }
+    if matches!(e.bound, Bound::Upper | Bound::Exact) {
+        line.push_str(&format!(" upperbound {v} depth {d}"));
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::square::Color;
+
+    fn ctx(millis: bool) -> Context {
+        Context {
+            ranks: RankStyle::ZeroToNine,
+            millis,
+            side: Color::Red,
+        }
+    }
+
+    fn go(line: &str, millis: bool) -> Result<Go, CommandError> {
+        match parse(line, &ctx(millis))? {
+            Command::Go(g) => Ok(g),
+            other => panic!("not a go: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn go_keywords_in_any_order() {
+        let g = go(
+            "go draw time 300000 increment 2000 opptime 290000 oppincrement 2000",
+            true,
+        )
+        .unwrap();
+        assert!(g.draw);
+        let clock = g.limits.clock.unwrap();
+        assert_eq!(clock.remaining, Duration::from_secs(300));
+        assert_eq!(clock.increment, Duration::from_secs(2));
+        let g = go("go opptime 290000 movestogo 40 time 300000", true).unwrap();
+        assert_eq!(g.limits.clock.unwrap().moves_to_go, Some(40));
+        // Seconds unless usemillisec.
+        let g = go("go time 6", false).unwrap();
+        assert_eq!(g.limits.clock.unwrap().remaining, Duration::from_secs(6));
+        assert!(go("go depth 0", true).unwrap().static_eval);
+        assert!(go("go depth infinite", true).unwrap().limits.infinite);
+        assert!(go("go time", true).is_err());
+        assert!(go("go time 5 time 6", true).is_err());
+        assert!(go("go increment 5", true).is_err());
+        assert!(go("go depth -3", true).is_err());
+        assert!(go("go sideways", true).is_err());
+    }
+
+    #[test]
+    fn scores() {
+        assert_eq!(score_value(Score::mate_in(3)), 9_997);
+        assert_eq!(score_value(Score::mated_in(2)), -9_998);
+        assert_eq!(score_value(Score(430)), 100);
+        assert_eq!(score_value(Score(-430)), -100);
+    }
+
+    #[test]
+    fn verdicts() {
+        assert_eq!(verdict(Some(Score::mated_in(4)), 0, false), Verdict::Resign);
+        assert_eq!(verdict(Some(Score(-50)), 0, true), Verdict::Draw);
+        assert_eq!(verdict(Some(Score(120)), 0, true), Verdict::Play);
+        assert_eq!(verdict(Some(Score(10)), 80, false), Verdict::Draw);
+        assert_eq!(verdict(Some(Score(10)), 10, false), Verdict::Play);
+        assert_eq!(verdict(None, 100, true), Verdict::Play);
+    }
+
+    #[test]
+    fn setoption_forms() {
+        let c = parse("setoption hashsize 64", &ctx(true)).unwrap();
+        assert!(
+            matches!(c, Command::SetOption { ref name, value: Some(ref v) } if name == "hashsize" && v == "64")
+        );
+        let c = parse("setoption newgame", &ctx(true)).unwrap();
+        assert!(matches!(c, Command::SetOption { value: None, .. }));
+        let c = parse("setoption name threads value 2", &ctx(true)).unwrap();
+        assert!(
+            matches!(c, Command::SetOption { ref name, value: Some(ref v) } if name == "threads" && v == "2")
+        );
+        assert!(parse("setoption", &ctx(true)).is_err());
+    }
+}

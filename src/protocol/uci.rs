@@ -1,0 +1,496 @@
+//! UCI for Xiangqi in the Pikafish dialect (`option name … type …`, `score cp|mate`, `wdl`,
+//! `bestmove (none)`), with the bare Cyclone `fen …`/`startpos …` lines that UCI2WB sends, and
+//! the `Ranks` option choosing between ranks 0–9 (the default) and 1–10 for all move text.
+
+use super::{
+    Command, CommandError, Context, Go, MAX_PERFT_DEPTH, check_hash_size, clip, parse_count,
+    parse_move, parse_setup, parse_time, pv_text,
+};
+use crate::engine::Engine;
+use crate::moves::{Move, RankStyle};
+use crate::options::{OptionKind, OptionSpec, OptionValue};
+use crate::search::score::Score;
+use crate::search::time::Clock;
+use crate::search::{SearchInfo, SearchResult};
+use crate::square::Color;
+use std::time::Duration;
+
+/// Settings only UCI has.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Settings {
+    /// Rank numbers in move text, for input and output.
+    pub ranks: RankStyle,
+    /// Add `wdl` to `info` lines.
+    pub show_wdl: bool,
+    /// The client may ponder (only a hint).
+    pub ponder: bool,
+    /// `debug on`.
+    pub debug: bool,
+}
+
+/// Options the UCI front end handles itself; the engine's own follow from `Engine::options`.
+const UCI_OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "Ponder",
+        kind: OptionKind::Check { default: false },
+    },
+    OptionSpec {
+        name: "UCI_ShowWDL",
+        kind: OptionKind::Check { default: false },
+    },
+    // The default is listed first: some clients echo back the first value of a combo.
+    OptionSpec {
+        name: "Ranks",
+        kind: OptionKind::Combo {
+            default: "0-9",
+            values: &["0-9", "1-10"],
+        },
+    },
+    // Only so that clients that require it find xiangqi; it never changes coordinates.
+    OptionSpec {
+        name: "UCI_Variant",
+        kind: OptionKind::Combo {
+            default: "xiangqi",
+            values: &["xiangqi"],
+        },
+    },
+];
+
+fn option_line(spec: &OptionSpec) -> String {
+    let head = format!("option name {} type", spec.name);
+    match &spec.kind {
+        OptionKind::Spin { default, min, max } => {
+            format!("{head} spin default {default} min {min} max {max}")
+        }
+        OptionKind::Check { default } => format!("{head} check default {default}"),
+        OptionKind::Combo { default, values } => {
+            let mut line = format!("{head} combo default {default} var {default}");
+            for v in values.iter().filter(|v| *v != default) {
+                line.push_str(" var ");
+                line.push_str(v);
+            }
+            line
+        }
+        OptionKind::Button => format!("{head} button"),
+        OptionKind::Text { default } => {
+            format!(
+                "{head} string default {}",
+                if default.is_empty() {
+                    "<empty>"
+                } else {
+                    default
+                }
+            )
+        }
+    }
+}
+
+/// The answer to `uci`: `id` lines, `option` lines and `uciok`.
+pub(super) fn handshake() -> Vec<String> {
+    let mut lines = vec![
+        format!("id name xq {}", env!("CARGO_PKG_VERSION")),
+        "id author the xq authors".to_string(),
+    ];
+    lines.extend(Engine::options().iter().chain(UCI_OPTIONS).map(option_line));
+    lines.push("uciok".to_string());
+    lines
+}
+
+/// Reads one UCI line. Bare `fen …` and `startpos …` lines (the Cyclone form) are `position`.
+pub(super) fn parse(line: &str, ctx: &Context) -> Result<Command, CommandError> {
+    let words: Vec<&str> = line.split_ascii_whitespace().collect();
+    let Some((&first, rest)) = words.split_first() else {
+        return Err(CommandError::Unknown(String::new()));
+    };
+    let no_more = |command: &'static str, c: Command| match rest.first() {
+        None => Ok(c),
+        Some(w) => Err(CommandError::Unexpected {
+            command,
+            word: clip(w),
+        }),
+    };
+    match first {
+        "uci" => no_more("uci", Command::Hello),
+        "isready" => no_more("isready", Command::IsReady),
+        "ucinewgame" => no_more("ucinewgame", Command::NewGame),
+        "setoption" => parse_setoption(rest),
+        "position" => Ok(Command::Position(parse_setup("position", rest, ctx.ranks)?)),
+        "fen" | "startpos" => Ok(Command::Position(parse_setup(
+            "position", &words, ctx.ranks,
+        )?)),
+        "go" => Ok(Command::Go(parse_go(rest, ctx)?)),
+        "stop" => no_more("stop", Command::Stop),
+        "ponderhit" => no_more("ponderhit", Command::PonderHit { draw: false }),
+        "quit" => no_more("quit", Command::Quit),
+        "d" => no_more("d", Command::Show),
+        "eval" => no_more("eval", Command::Eval),
+        "flip" => no_more("flip", Command::Flip),
+        "debug" => match rest {
+            ["on"] => Ok(Command::Debug(true)),
+            ["off"] => Ok(Command::Debug(false)),
+            [w, ..] => Err(CommandError::Unexpected {
+                command: "debug",
+                word: clip(w),
+            }),
+            [] => Err(CommandError::MissingValue {
+                command: "debug",
+                keyword: "debug".into(),
+            }),
+        },
+        other => Err(CommandError::Unknown(clip(other))),
+    }
+}
+
+/// `setoption name <name words> [value <value words>]`.
+fn parse_setoption(words: &[&str]) -> Result<Command, CommandError> {
+    match words.first() {
+        Some(&"name") => {}
+        Some(w) => {
+            return Err(CommandError::Unexpected {
+                command: "setoption",
+                word: clip(w),
+            });
+        }
+        None => {
+            return Err(CommandError::MissingValue {
+                command: "setoption",
+                keyword: "name".into(),
+            });
+        }
+    }
+    let end = words
+        .iter()
+        .position(|w| *w == "value")
+        .unwrap_or(words.len());
+    let name = words[1..end].join(" ");
+    if name.is_empty() {
+        return Err(CommandError::MissingValue {
+            command: "setoption",
+            keyword: "name".into(),
+        });
+    }
+    let value = (end < words.len()).then(|| words[end + 1..].join(" "));
+    Ok(Command::SetOption { name, value })
+}
+
+const GO_KEYWORDS: &[&str] = &[
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "movetime",
+    "mate",
+    "infinite",
+    "perft",
+];
+
+/// `go [searchmoves …] [ponder] [wtime] [btime] [winc] [binc] [movestogo] [depth] [nodes]
+/// [movetime] [infinite] [perft]`. `wtime` and `winc` are Red's.
+fn parse_go(words: &[&str], ctx: &Context) -> Result<Go, CommandError> {
+    const C: &str = "go";
+    let ms = Duration::from_millis(1);
+    let mut go = Go::default();
+    let mut seen: Vec<&str> = Vec::new();
+    let (mut wtime, mut btime, mut winc, mut binc, mut moves_to_go) =
+        (None, None, None, None, None);
+    let mut i = 0;
+    while i < words.len() {
+        let word = words[i];
+        if seen.contains(&word) {
+            return Err(CommandError::Repeated {
+                command: C,
+                keyword: word.to_string(),
+            });
+        }
+        seen.push(word);
+        let value = words.get(i + 1);
+        i += 2;
+        match word {
+            "searchmoves" => {
+                i -= 1;
+                while let Some(w) = words.get(i).filter(|w| !GO_KEYWORDS.contains(w)) {
+                    go.search_moves.push(parse_move(w, ctx.ranks)?);
+                    i += 1;
+                }
+                if go.search_moves.is_empty() {
+                    return Err(CommandError::MissingValue {
+                        command: C,
+                        keyword: word.into(),
+                    });
+                }
+            }
+            "ponder" => {
+                go.limits.ponder = true;
+                i -= 1;
+            }
+            "infinite" => {
+                go.limits.infinite = true;
+                i -= 1;
+            }
+            "wtime" => wtime = Some(parse_time(word, value, C, ms)?),
+            "btime" => btime = Some(parse_time(word, value, C, ms)?),
+            "winc" => winc = Some(parse_time(word, value, C, ms)?),
+            "binc" => binc = Some(parse_time(word, value, C, ms)?),
+            "movestogo" => {
+                let m = parse_count(word, value, C, u32::MAX as u64)? as u32;
+                if m == 0 {
+                    return Err(CommandError::BadNumber {
+                        keyword: word.into(),
+                        text: "0".into(),
+                        expected: "a positive number",
+                    });
+                }
+                moves_to_go = Some(m);
+            }
+            "depth" => go.limits.depth = Some(parse_count(word, value, C, u32::MAX as u64)? as u32),
+            "nodes" => go.limits.nodes = Some(parse_count(word, value, C, u64::MAX)?),
+            "movetime" => go.limits.movetime = Some(parse_time(word, value, C, ms)?),
+            "perft" => {
+                let depth = parse_count(word, value, C, u32::MAX as u64)? as u32;
+                if depth > MAX_PERFT_DEPTH {
+                    return Err(CommandError::Unsupported(format!(
+                        "go perft: at most depth {MAX_PERFT_DEPTH} here; for deeper counts run `xq perft {depth}`"
+                    )));
+                }
+                go.perft = Some(depth);
+            }
+            "mate" => {
+                return Err(CommandError::Unsupported(
+                    "go mate is not supported; use go depth".into(),
+                ));
+            }
+            other => {
+                return Err(CommandError::Unexpected {
+                    command: C,
+                    word: clip(other),
+                });
+            }
+        }
+    }
+    let (ours, inc, ours_name) = match ctx.side {
+        Color::Red => (wtime, winc, "wtime"),
+        Color::Black => (btime, binc, "btime"),
+    };
+    match ours {
+        Some(remaining) => {
+            go.limits.clock = Some(Clock {
+                remaining,
+                increment: inc.unwrap_or_default(),
+                moves_to_go,
+            });
+        }
+        None if wtime.is_some() || btime.is_some() || moves_to_go.is_some() || inc.is_some() => {
+            return Err(CommandError::MissingValue {
+                command: C,
+                keyword: ours_name.into(),
+            });
+        }
+        None => {}
+    }
+    Ok(go)
+}
+
+/// Carries out `setoption`; `Ok(Some(text))` is a note for the client.
+pub(super) fn set_option(
+    s: &mut Settings,
+    engine: &mut Engine,
+    name: &str,
+    value: Option<&str>,
+) -> Result<Option<String>, CommandError> {
+    let text = value.unwrap_or("");
+    if let Some(spec) = OptionSpec::find(UCI_OPTIONS, name) {
+        let v = spec.parse(text)?;
+        match (spec.name, v) {
+            ("Ponder", OptionValue::Bool(b)) => s.ponder = b,
+            ("UCI_ShowWDL", OptionValue::Bool(b)) => s.show_wdl = b,
+            ("Ranks", OptionValue::Text(t)) => {
+                s.ranks = if t == "1-10" {
+                    RankStyle::OneToTen
+                } else {
+                    RankStyle::ZeroToNine
+                };
+            }
+            _ => {}
+        }
+        return Ok(None);
+    }
+    if name.trim().eq_ignore_ascii_case("Hash") {
+        // Validate first, then refuse sizes that would not fit in memory.
+        if let Some(spec) = OptionSpec::find(Engine::options(), "Hash")
+            && let OptionValue::Int(mb) = spec.parse(text)?
+        {
+            check_hash_size(mb as u64)?;
+        }
+    }
+    engine.set_option(name, text)?;
+    Ok(None)
+}
+
+/// Win, draw and loss chances in per mille for the side to move, from a score: a logistic model
+/// where an even score is mostly a draw and about two pawns is an even chance of winning.
+pub(super) fn wdl(score: Score) -> (u32, u32, u32) {
+    if let Some(m) = score.mate_moves() {
+        return if m > 0 { (1000, 0, 0) } else { (0, 0, 1000) };
+    }
+    let x = score.0 as f64;
+    let chance = |v: f64| 1000.0 / (1.0 + ((200.0 - v) / 80.0).exp());
+    let win = chance(x).round() as u32;
+    let loss = chance(-x).round() as u32;
+    let win = win.min(1000);
+    let loss = loss.min(1000 - win);
+    (win, 1000 - win - loss, loss)
+}
+
+/// An `info` line for one completed depth and line.
+pub(super) fn info_line(info: &SearchInfo, s: &Settings) -> String {
+    let ms = info.time.as_millis();
+    let nps = (info.nodes as u128 * 1000).checked_div(ms).unwrap_or(0);
+    let mut line = format!(
+        "info depth {} seldepth {} multipv {} score {}",
+        info.depth, info.seldepth, info.multipv, info.score
+    );
+    if s.show_wdl {
+        let (w, d, l) = wdl(info.score);
+        line.push_str(&format!(" wdl {w} {d} {l}"));
+    }
+    line.push_str(&format!(
+        " nodes {} nps {nps} hashfull {} time {ms}",
+        info.nodes, info.hashfull
+    ));
+    if !info.pv.is_empty() {
+        line.push_str(" pv ");
+        line.push_str(&pv_text(info, s.ranks));
+    }
+    line
+}
+
+/// The lines ending a search: `bestmove <m> [ponder <p>]`, or with no legal move
+/// `info depth 0 score mate 0` and `bestmove (none)`.
+pub(super) fn best_move_lines(
+    result: &SearchResult,
+    ponder: Option<Move>,
+    s: &Settings,
+) -> Vec<String> {
+    let Some(best) = result.best else {
+        return vec![
+            "info depth 0 score mate 0".to_string(),
+            "bestmove (none)".to_string(),
+        ];
+    };
+    let mut line = format!("bestmove {}", best.text(s.ranks));
+    if let Some(p) = ponder {
+        line.push_str(" ponder ");
+        line.push_str(&p.text(s.ranks));
+    }
+    vec![line]
+}
+
+/// An `info string` line.
+pub(super) fn string_line(text: &str) -> String {
+    format!("info string {text}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ctx(side: Color, ranks: RankStyle) -> Context {
+        Context {
+            ranks,
+            millis: true,
+            side,
+        }
+    }
+
+    fn go(line: &str, side: Color) -> Result<Go, CommandError> {
+        match parse(line, &ctx(side, RankStyle::ZeroToNine))? {
+            Command::Go(g) => Ok(g),
+            other => panic!("not a go: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn wtime_is_reds() {
+        let line = "go btime 300000 wtime 290000 winc 1000 binc 2000 movestogo 40";
+        let red = go(line, Color::Red).unwrap().limits.clock.unwrap();
+        assert_eq!(
+            (red.remaining, red.increment),
+            (Duration::from_millis(290_000), Duration::from_secs(1))
+        );
+        let black = go(line, Color::Black).unwrap().limits.clock.unwrap();
+        assert_eq!(
+            (black.remaining, black.moves_to_go),
+            (Duration::from_secs(300), Some(40))
+        );
+        assert!(go("go wtime 1000", Color::Black).is_err());
+        assert_eq!(
+            go("go wtime -50", Color::Red)
+                .unwrap()
+                .limits
+                .clock
+                .unwrap()
+                .remaining,
+            Duration::ZERO
+        );
+    }
+
+    #[test]
+    fn go_forms() {
+        let g = go("go searchmoves h2e2 b0c2 depth 3", Color::Red).unwrap();
+        assert_eq!((g.search_moves.len(), g.limits.depth), (2, Some(3)));
+        assert!(go("go infinite", Color::Red).unwrap().limits.infinite);
+        assert!(
+            go("go ponder movetime 100", Color::Red)
+                .unwrap()
+                .limits
+                .ponder
+        );
+        assert!(go("go perft 9", Color::Red).is_err());
+        assert!(go("go mate 3", Color::Red).is_err());
+        assert!(go("go depth", Color::Red).is_err());
+        assert!(go("go searchmoves", Color::Red).is_err());
+    }
+
+    #[test]
+    fn options_and_cyclone_lines() {
+        let c = ctx(Color::Red, RankStyle::ZeroToNine);
+        let cmd = parse("setoption name Move Overhead value 50", &c).unwrap();
+        assert!(
+            matches!(cmd, Command::SetOption { ref name, value: Some(ref v) } if name == "Move Overhead" && v == "50")
+        );
+        let cmd = parse(
+            "fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r moves h2e2",
+            &c,
+        )
+        .unwrap();
+        assert!(matches!(cmd, Command::Position(ref s) if s.moves.len() == 1));
+        assert!(matches!(
+            parse("startpos", &c).unwrap(),
+            Command::Position(_)
+        ));
+        let ranks = handshake()
+            .into_iter()
+            .find(|l| l.contains("Ranks"))
+            .unwrap();
+        assert_eq!(
+            ranks,
+            "option name Ranks type combo default 0-9 var 0-9 var 1-10"
+        );
+    }
+
+    #[test]
+    fn wdl_adds_up() {
+        for cp in [-3000, -400, -50, 0, 50, 200, 400, 3000] {
+            let (w, d, l) = wdl(Score(cp));
+            assert_eq!(w + d + l, 1000);
+            assert!(cp <= 0 || w >= l);
+        }
+        assert_eq!(wdl(Score::mate_in(3)), (1000, 0, 0));
+        assert_eq!(wdl(Score::mated_in(2)), (0, 0, 1000));
+    }
+}

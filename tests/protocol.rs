@@ -1,0 +1,1174 @@
+//! Scripted protocol sessions against the `xq` binary: golden UCCI and UCI transcripts (matched by
+//! structure, not by search numbers), the conformance checks of design/protocols.md, determinism
+//! of `go nodes` around `ucinewgame`, and a fuzz run of random and mutated lines after which the
+//! engine must still answer `isready`.
+
+mod common;
+
+use common::Rng;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+use xq::fen;
+use xq::movegen::legal_moves;
+use xq::moves::{Move, RankStyle};
+use xq::position::Position;
+
+/// Longest wait for one expected line (debug builds search slowly).
+const LINE_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Red to move and checkmated: rooks on a0 and a1 against the lone king on e0.
+const MATED: &str = "3k5/9/9/9/9/9/9/9/r8/r3K4 w - - 0 1";
+
+/// Red to move and mated next move whatever it plays (the rook on i8 comes to i0).
+const LOST: &str = "3k5/8r/9/P8/9/9/9/9/r8/4K4 w - - 0 1";
+
+/// The start position without Red's rooks, Red to move: clearly worse for Red.
+const NO_RED_ROOKS: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABN1 w - - 0 1";
+
+/// A running `xq` with its output read on a thread.
+struct Xq {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    stderr: Receiver<String>,
+    held: Option<String>,
+    transcript: Vec<String>,
+}
+
+impl Xq {
+    fn start() -> Xq {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_xq"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("xq starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut err = child.stderr.take().expect("stderr");
+        let (etx, stderr) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = err.read_to_string(&mut text);
+            let _ = etx.send(text);
+        });
+        Xq {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+            stderr,
+            held: None,
+            transcript: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        self.transcript.push(format!("> {line}"));
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin
+            .write_all(bytes)
+            .and_then(|_| stdin.flush())
+            .unwrap_or_else(|e| self.fail(&format!("write: {e}")));
+    }
+
+    fn fail(&self, why: &str) -> ! {
+        let tail = self.transcript.len().saturating_sub(60);
+        panic!(
+            "{why}\n--- transcript (last lines) ---\n{}",
+            self.transcript[tail..].join("\n")
+        );
+    }
+
+    fn next_line(&mut self) -> String {
+        if let Some(line) = self.held.take() {
+            return line;
+        }
+        match self.lines.recv_timeout(LINE_TIMEOUT) {
+            Ok(line) => {
+                self.transcript.push(format!("< {line}"));
+                line
+            }
+            Err(_) => self.fail("no line from xq in time (or it exited)"),
+        }
+    }
+
+    /// Reads lines up to and including the first that satisfies `done`.
+    fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let line = self.next_line();
+            let stop = done(&line);
+            lines.push(line);
+            if stop {
+                return lines;
+            }
+        }
+    }
+
+    fn best_move_line(&mut self) -> String {
+        let lines = self.until(|l| l.starts_with("bestmove") || l == "nobestmove");
+        lines.last().cloned().unwrap_or_default()
+    }
+
+    /// Runs a golden transcript: `> line` is sent; `< pattern` must match the next line;
+    /// `<* pattern` matches any number of lines; `<~ text` is a line containing `text`.
+    fn script(&mut self, script: &str) {
+        let mut star: Option<String> = None;
+        for raw in script.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            if let Some(text) = raw.strip_prefix("> ") {
+                if star.is_some() {
+                    self.fail(&format!(
+                        "script: '<*' must be followed by '<' before {raw:?}"
+                    ));
+                }
+                self.send(text);
+            } else if let Some(pattern) = raw.strip_prefix("<* ") {
+                star = Some(pattern.to_string());
+            } else if let Some(rest) = raw.strip_prefix("<") {
+                let (contains, pattern) = match rest.strip_prefix("~ ") {
+                    Some(text) => (true, text),
+                    None => (false, rest.trim_start()),
+                };
+                let ok = |line: &str| {
+                    if contains {
+                        line.contains(pattern)
+                    } else {
+                        matches(pattern, line)
+                    }
+                };
+                loop {
+                    let line = self.next_line();
+                    if ok(&line) {
+                        star = None;
+                        break;
+                    }
+                    match &star {
+                        Some(s) if matches(s, &line) => continue,
+                        _ => self.fail(&format!("line {line:?} does not match {raw:?}")),
+                    }
+                }
+            } else {
+                self.fail(&format!("script: bad line {raw:?}"));
+            }
+        }
+    }
+
+    /// Sends `isready`; the next line must be `readyok`, so nothing else was pending.
+    fn quiet(&mut self) {
+        self.script("> isready\n< readyok");
+    }
+
+    /// Closes stdin and waits for the exit.
+    fn close(mut self, limit: Duration) -> (ExitStatus, String, Duration) {
+        drop(self.stdin.take());
+        self.wait(limit)
+    }
+
+    fn wait(&mut self, limit: Duration) -> (ExitStatus, String, Duration) {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                let err = self
+                    .stderr
+                    .recv_timeout(Duration::from_secs(5))
+                    .unwrap_or_default();
+                return (status, err, start.elapsed());
+            }
+            if start.elapsed() > limit {
+                let _ = self.child.kill();
+                self.fail("xq did not exit in time");
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+impl Drop for Xq {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn is_int(t: &str) -> bool {
+    let digits = t.strip_prefix('-').unwrap_or(t);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn is_move(t: &str, ranks: RankStyle) -> bool {
+    Move::parse(t, ranks).is_ok()
+        && t.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+}
+
+/// Token patterns: `<int>`, `<move>`/`<move10>` (ranks 0–9 / 1–10), `<moves>`/`<moves10>` (one or
+/// more moves to the end), `<any>` (the rest, possibly nothing); other tokens literally.
+fn matches(pattern: &str, line: &str) -> bool {
+    let p: Vec<&str> = pattern.split(' ').collect();
+    let l: Vec<&str> = line.split(' ').collect();
+    let mut i = 0;
+    for (k, tok) in p.iter().enumerate() {
+        match *tok {
+            "<any>" => return k == p.len() - 1,
+            "<moves>" | "<moves10>" => {
+                let ranks = if *tok == "<moves>" {
+                    RankStyle::ZeroToNine
+                } else {
+                    RankStyle::OneToTen
+                };
+                return k == p.len() - 1 && i < l.len() && l[i..].iter().all(|t| is_move(t, ranks));
+            }
+            _ => {}
+        }
+        let Some(t) = l.get(i) else { return false };
+        let ok = match *tok {
+            "<int>" => is_int(t),
+            "<move>" => is_move(t, RankStyle::ZeroToNine),
+            "<move10>" => is_move(t, RankStyle::OneToTen),
+            lit => lit == *t,
+        };
+        if !ok {
+            return false;
+        }
+        i += 1;
+    }
+    i == l.len()
+}
+
+/// The position after `moves` from `fen`.
+fn play(fen_text: &str, moves: &[&str], ranks: RankStyle) -> Position {
+    let mut pos = fen::parse_lenient(fen_text).expect("test FEN").0;
+    for m in moves {
+        let mv = Move::parse(m, ranks).expect("test move");
+        assert!(pos.is_legal(mv), "{m} is legal in {pos}");
+        pos.play(mv);
+    }
+    pos
+}
+
+/// The move of a `bestmove` line, checked to be legal in `pos`.
+fn legal_best(line: &str, pos: &Position, ranks: RankStyle) -> Move {
+    let text = line
+        .split(' ')
+        .nth(1)
+        .unwrap_or_else(|| panic!("no move in {line:?}"));
+    let mv = Move::parse(text, ranks).unwrap_or_else(|e| panic!("{line:?}: {e}"));
+    assert!(
+        legal_moves(pos).contains(&mv),
+        "{line:?} is not legal in {pos}"
+    );
+    mv
+}
+
+#[test]
+fn ucci_golden_transcript() {
+    let mut xq = Xq::start();
+    xq.script(
+        "
+        > ucci
+        < id name xq
+        < id version <any>
+        < id author <any>
+        < option usemillisec type check default true
+        < option hashsize type spin min 0 max <int> default <int>
+        < option threads type spin min 0 max <int> default <int>
+        < option ponder type check default false
+        < option batch type check default false
+        < option debug type check default false
+        < option newgame type button
+        < ucciok
+        > setoption promotion false
+        > setoption ponder false
+        > setoption newgame
+        > setoption usemillisec true
+        > setoption hashsize 8
+        > setoption threads 1
+        > setoption repetition 3
+        < info message repetition was dropped in UCCI 3.0 and is ignored
+        > setoption frobnicate 7
+        < info message unknown option 'frobnicate' ignored
+        > setoption hashsize lots
+        < info message 'hashsize' value 'lots' is not a whole number in the announced range
+        > isready
+        < readyok
+        > position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves h2e2 h9g7
+        > go depth 3
+        <* info depth <int> score <int> time <int> nodes <int> pv <moves>
+        < bestmove <move> ponder <move>
+        > go time 2000 increment 0 opptime 2000 oppincrement 0
+        <* info depth <int> score <int> time <int> nodes <int> pv <moves>
+        < bestmove <move> <any>
+        > go depth 0
+        < info depth 0 score <int>
+        < nobestmove
+        > stop
+        < nobestmove
+        > xyzzy plugh
+        < info message unknown command 'xyzzy'
+        > position startpos moves h2e2 h10e9
+        <~ bad move text
+        > go nodes 1500
+        <* info depth <int> score <int> time <int> nodes <int> pv <moves>
+        < bestmove <move> <any>
+        > probe startpos
+        < pophash <any>
+        > position fen 3k5/9/9/9/9/9/9/9/r8/r3K4 w - - 0 1
+        > go depth 3
+        < nobestmove
+        > isready
+        < readyok
+        > quit
+        < bye
+        ",
+    );
+    let (status, stderr, _) = xq.wait(Duration::from_secs(5));
+    assert!(status.success(), "exit status {status}");
+    assert!(stderr.is_empty(), "stderr: {stderr}");
+}
+
+#[test]
+fn uci_golden_transcript() {
+    let mut xq = Xq::start();
+    xq.script(
+        "
+        > uci
+        < id name xq <any>
+        < id author <any>
+        <* option name <any>
+        < uciok
+        > isready
+        < readyok
+        > ucinewgame
+        > position startpos moves h2e2 h9g7
+        > go depth 3
+        <* info depth <int> seldepth <int> multipv 1 score cp <int> nodes <int> nps <int> hashfull <int> time <int> pv <moves>
+        < bestmove <move> ponder <move>
+        > fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r moves h2e2
+        > go btime 3000 wtime 2900 movestogo 40
+        <* info depth <int> seldepth <int> multipv 1 score <any>
+        < bestmove <move> <any>
+        > setoption name UCI_ShowWDL value true
+        > position startpos
+        > go depth 2
+        <* info depth <int> seldepth <int> multipv 1 score cp <int> wdl <int> <int> <int> nodes <any>
+        < bestmove <move> <any>
+        > setoption name UCI_ShowWDL value maybe
+        < info string option UCI_ShowWDL: value \"maybe\" is not true or false
+        > position startpos moves h10g8
+        <~ setoption name Ranks value 1-10
+        > setoption name Ranks value 1-10
+        > position startpos moves h3e3 h10g8
+        > go depth 2
+        <* info depth <int> seldepth <int> multipv 1 score cp <int> wdl <int> <int> <int> nodes <any>
+        < bestmove <move10> <any>
+        > setoption name Ranks value 0-9
+        > position fen 3k5/9/9/9/9/9/9/9/r8/r3K4 w
+        > go depth 3
+        < info depth 0 score mate 0
+        < bestmove (none)
+        > go mate 3
+        < info string go mate is not supported; use go depth
+        > setoption name Frobnicate value 1
+        < info string unknown option \"Frobnicate\"
+        > frobnicate
+        < info string unknown command 'frobnicate'
+        > stop
+        > isready
+        < readyok
+        > quit
+        ",
+    );
+    let (status, stderr, _) = xq.wait(Duration::from_secs(5));
+    assert!(status.success(), "exit status {status}");
+    assert!(stderr.is_empty(), "stderr: {stderr}");
+}
+
+#[test]
+fn uci_options_announced() {
+    let mut xq = Xq::start();
+    xq.send("uci");
+    let lines = xq.until(|l| l == "uciok");
+    for name in [
+        "Hash",
+        "Threads",
+        "Ponder",
+        "MultiPV",
+        "Move Overhead",
+        "UCI_ShowWDL",
+        "Clear Hash",
+    ] {
+        let prefix = format!("option name {name} type ");
+        assert!(
+            lines.iter().any(|l| l.starts_with(&prefix)),
+            "no {name} in {lines:#?}"
+        );
+    }
+    assert!(
+        lines.contains(&"option name Ranks type combo default 0-9 var 0-9 var 1-10".to_string())
+    );
+}
+
+#[test]
+fn first_line_picks_the_protocol() {
+    // Unknown first line: an error, and the engine still waits for its protocol.
+    let mut xq = Xq::start();
+    xq.script("> hello\n< info string unknown command 'hello'\n> ucci\n<* <any>\n< ucciok");
+    // `uci` after UCCI was chosen does not switch.
+    xq.script("> uci\n< info message unknown command 'uci'");
+    xq.quiet();
+
+    // A bare FEN line: UCI in the Cyclone form, no handshake needed.
+    let mut xq = Xq::start();
+    let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r";
+    xq.send(&format!("fen {fen} moves h2e2"));
+    xq.send("go btime 2000 wtime 2000");
+    let best = xq.best_move_line();
+    legal_best(
+        &best,
+        &play(fen, &["h2e2"], RankStyle::ZeroToNine),
+        RankStyle::ZeroToNine,
+    );
+    xq.quiet();
+
+    let mut xq = Xq::start();
+    xq.send("startpos moves h2e2 h9g7");
+    xq.send("go depth 2");
+    let best = xq.best_move_line();
+    legal_best(
+        &best,
+        &play(fen::START_FEN, &["h2e2", "h9g7"], RankStyle::ZeroToNine),
+        RankStyle::ZeroToNine,
+    );
+    let (status, _, _) = xq.close(Duration::from_secs(5));
+    assert!(status.success());
+}
+
+#[test]
+fn ucci_banned_moves_are_never_played() {
+    let mut xq = Xq::start();
+    xq.script("> ucci\n<* <any>\n< ucciok");
+    let start = Position::startpos();
+    let mut banned: Vec<String> = Vec::new();
+    for _ in 0..4 {
+        xq.send("setoption newgame");
+        xq.send("position startpos");
+        if !banned.is_empty() {
+            xq.send(&format!("banmoves {}", banned.join(" ")));
+        }
+        xq.send("go depth 3");
+        let best = xq.best_move_line();
+        let mv = legal_best(&best, &start, RankStyle::ZeroToNine).to_string();
+        assert!(!banned.contains(&mv), "{mv} was banned: {banned:?}");
+        banned.push(mv);
+    }
+    // The next `position` clears the list: the first choice comes back.
+    xq.send("setoption newgame");
+    xq.send("position startpos");
+    xq.send("go depth 3");
+    let best = xq.best_move_line();
+    assert_eq!(
+        legal_best(&best, &start, RankStyle::ZeroToNine).to_string(),
+        banned[0]
+    );
+    // A banned move that is not legal is reported; the legal ones still count.
+    xq.send("position startpos");
+    xq.script(&format!(
+        "> banmoves a0a5 {}\n<~ banmoves: a0a5 not legal",
+        banned[0]
+    ));
+    xq.send("go depth 3");
+    let best = xq.best_move_line();
+    assert_ne!(
+        legal_best(&best, &start, RankStyle::ZeroToNine).to_string(),
+        banned[0]
+    );
+}
+
+#[test]
+fn ucci_draw_offers_and_resignation() {
+    let mut xq = Xq::start();
+    xq.script("> ucci\n<* <any>\n< ucciok");
+    // Clearly worse: accept the offered draw.
+    xq.send(&format!("position fen {NO_RED_ROOKS}"));
+    xq.send("go draw depth 3");
+    let line = xq.best_move_line();
+    assert!(line.ends_with(" draw"), "{line}");
+    // Clearly better (colours swapped): play on.
+    let pos = Position::startpos();
+    xq.send("position startpos moves h2e2");
+    xq.send("go draw depth 3");
+    let line = xq.best_move_line();
+    legal_best(
+        &line,
+        &play(fen::START_FEN, &["h2e2"], RankStyle::ZeroToNine),
+        RankStyle::ZeroToNine,
+    );
+    let _ = pos;
+    // A draw offer can also come with ponderhit.
+    xq.send(&format!("position fen {NO_RED_ROOKS}"));
+    xq.send("go ponder depth 2");
+    xq.send("ponderhit draw");
+    let line = xq.best_move_line();
+    assert!(line.ends_with(" draw"), "{line}");
+    // Mated next move whatever happens: resign, with a legal move.
+    xq.send(&format!("position fen {LOST}"));
+    xq.send("go depth 4");
+    let line = xq.best_move_line();
+    assert!(line.ends_with(" resign"), "{line}");
+    legal_best(
+        &line,
+        &play(LOST, &[], RankStyle::ZeroToNine),
+        RankStyle::ZeroToNine,
+    );
+    // Mated now: no move.
+    xq.send(&format!("position fen {MATED}"));
+    xq.send("go depth 4");
+    assert_eq!(xq.best_move_line(), "nobestmove");
+}
+
+#[test]
+fn ucci_idle_and_busy_states() {
+    let mut xq = Xq::start();
+    xq.script("> ucci\n<* <any>\n< ucciok");
+    xq.script("> stop\n< nobestmove");
+    xq.send("position startpos");
+    xq.send("go infinite");
+    // Busy: isready is answered, position is refused, stop gives the move at once.
+    xq.script("> isready\n<* info <any>\n< readyok");
+    xq.script("> position startpos moves h2e2\n<* info depth <any>\n< info message position is not accepted while thinking; send stop first");
+    xq.script("> probe startpos\n<* info depth <any>\n< pophash <any>");
+    xq.send("stop");
+    let line = xq.best_move_line();
+    legal_best(&line, &Position::startpos(), RankStyle::ZeroToNine);
+    xq.quiet();
+    // Stop answered: the next commands are taken at once.
+    xq.send("position startpos moves h2e2");
+    xq.send("go depth 2");
+    let line = xq.best_move_line();
+    legal_best(
+        &line,
+        &play(fen::START_FEN, &["h2e2"], RankStyle::ZeroToNine),
+        RankStyle::ZeroToNine,
+    );
+}
+
+#[test]
+fn quit_during_search_exits_at_once() {
+    for (hello, done, bye) in [("ucci", "ucciok", true), ("uci", "uciok", false)] {
+        let mut xq = Xq::start();
+        xq.send(hello);
+        xq.until(|l| l == done);
+        xq.send("position startpos");
+        xq.send("go infinite");
+        std::thread::sleep(Duration::from_millis(200));
+        let start = Instant::now();
+        xq.send("quit");
+        if bye {
+            xq.until(|l| l == "bye");
+        }
+        let (status, stderr, _) = xq.wait(Duration::from_secs(5));
+        assert!(status.success() && stderr.is_empty(), "{status} {stderr}");
+        assert!(
+            start.elapsed() < Duration::from_secs(2),
+            "quit took {:?}",
+            start.elapsed()
+        );
+    }
+}
+
+#[test]
+fn end_of_input_ends_the_session() {
+    let mut xq = Xq::start();
+    xq.send("uci");
+    xq.send("position startpos");
+    xq.send("go infinite");
+    xq.until(|l| l.starts_with("info depth 2"));
+    let (status, _, took) = xq.close(Duration::from_secs(5));
+    assert!(status.success());
+    assert!(took < Duration::from_secs(2));
+}
+
+#[test]
+fn pondering() {
+    let mut xq = Xq::start();
+    xq.script("> ucci\n<* <any>\n< ucciok");
+    // Stop during ponder: the move comes at once.
+    xq.send("position startpos moves h2e2");
+    xq.send("go ponder time 600000");
+    std::thread::sleep(Duration::from_millis(100));
+    let start = Instant::now();
+    xq.send("stop");
+    xq.best_move_line();
+    assert!(start.elapsed() < Duration::from_secs(2));
+    // Ponderhit: the clock of the go line runs from now, so the move comes within its share.
+    xq.send("position startpos moves h2e2");
+    xq.send("go ponder time 3000 increment 0");
+    std::thread::sleep(Duration::from_millis(300));
+    xq.script("> isready\n<* info <any>\n< readyok");
+    let start = Instant::now();
+    xq.send("ponderhit");
+    let line = xq.best_move_line();
+    legal_best(
+        &line,
+        &play(fen::START_FEN, &["h2e2"], RankStyle::ZeroToNine),
+        RankStyle::ZeroToNine,
+    );
+    assert!(
+        start.elapsed() < Duration::from_millis(1500),
+        "took {:?}",
+        start.elapsed()
+    );
+    // Not pondering.
+    xq.script("> ponderhit\n< info message ponderhit: the engine is not pondering");
+
+    // UCI: the same with a fixed depth, which ends only with ponderhit or stop.
+    let mut xq = Xq::start();
+    xq.script("> uci\n<* <any>\n< uciok");
+    xq.send("position startpos moves h2e2");
+    xq.send("go ponder depth 2");
+    std::thread::sleep(Duration::from_millis(300));
+    xq.script("> isready\n<* info <any>\n< readyok");
+    xq.send("ponderhit");
+    xq.best_move_line();
+    xq.quiet();
+}
+
+#[test]
+fn ucci_seconds_unless_usemillisec() {
+    let mut xq = Xq::start();
+    xq.script("> ucci\n<* <any>\n< ucciok");
+    xq.send("setoption usemillisec false");
+    xq.send("position startpos");
+    let start = Instant::now();
+    // Six seconds for the game: a share of it is far more than six milliseconds.
+    xq.send("go time 6");
+    xq.best_move_line();
+    let took = start.elapsed();
+    assert!(
+        took >= Duration::from_millis(100),
+        "go time 6 in seconds took only {took:?}"
+    );
+    assert!(took <= Duration::from_secs(4), "go time 6 took {took:?}");
+}
+
+#[test]
+fn ucci_batch_mode_holds_lines_until_the_move() {
+    let mut xq = Xq::start();
+    xq.script("> ucci\n<* <any>\n< ucciok");
+    xq.send("setoption batch true");
+    xq.send("position startpos");
+    xq.send("go depth 4");
+    xq.send("isready");
+    xq.send("position startpos moves h2e2");
+    xq.send("go depth 2");
+    // readyok only after the first search's move, and the second position is not refused.
+    let lines = xq.until(|l| l == "readyok");
+    assert!(
+        lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:#?}"
+    );
+    let line = xq.best_move_line();
+    legal_best(
+        &line,
+        &play(fen::START_FEN, &["h2e2"], RankStyle::ZeroToNine),
+        RankStyle::ZeroToNine,
+    );
+    xq.script("> go infinite\n<~ cannot end in batch mode");
+}
+
+#[test]
+fn uci_ranks_one_to_ten_in_and_out() {
+    let mut xq = Xq::start();
+    xq.script("> uci\n<* <any>\n< uciok");
+    xq.send("setoption name Ranks value 1-10");
+    let moves = ["h3e3", "h10g8", "h1g3", "i10h10"];
+    xq.send(&format!("position startpos moves {}", moves.join(" ")));
+    xq.send("go depth 3");
+    let lines = xq.until(|l| l.starts_with("bestmove"));
+    let pos = play(fen::START_FEN, &moves, RankStyle::OneToTen);
+    legal_best(lines.last().unwrap(), &pos, RankStyle::OneToTen);
+    for l in &lines[..lines.len() - 1] {
+        let pv = l
+            .split(" pv ")
+            .nth(1)
+            .unwrap_or_else(|| panic!("no pv: {l}"));
+        assert!(
+            pv.split(' ').all(|m| is_move(m, RankStyle::OneToTen)),
+            "{l}"
+        );
+    }
+    xq.send("d");
+    let board = xq.until(|l| l.starts_with("Checkers"));
+    assert!(board.iter().any(|l| l.starts_with("10 ")), "{board:#?}");
+}
+
+/// The node counts and moves of a `go nodes` search, without the timing fields.
+fn fixed_node_search(xq: &mut Xq, position: &str) -> Vec<String> {
+    xq.send(position);
+    xq.send("go nodes 6000");
+    xq.until(|l| l.starts_with("bestmove"))
+        .into_iter()
+        .map(|l| {
+            let words: Vec<&str> = l.split(' ').collect();
+            let mut kept = Vec::new();
+            let mut i = 0;
+            while i < words.len() {
+                if matches!(words[i], "time" | "nps" | "hashfull") {
+                    i += 2;
+                } else {
+                    kept.push(words[i]);
+                    i += 1;
+                }
+            }
+            kept.join(" ")
+        })
+        .collect()
+}
+
+#[test]
+fn uci_go_nodes_is_deterministic_around_ucinewgame() {
+    let mut xq = Xq::start();
+    xq.script("> uci\n<* <any>\n< uciok");
+    let positions = [
+        "position startpos moves h2e2 h9g7 h0g2",
+        "position fen 3k5/8r/9/P8/9/9/9/9/r8/4K4 w",
+    ];
+    for position in positions {
+        xq.send("ucinewgame");
+        let first = fixed_node_search(&mut xq, position);
+        xq.send("ucinewgame");
+        let second = fixed_node_search(&mut xq, position);
+        assert_eq!(first, second);
+    }
+    // A fresh process agrees too.
+    let mut other = Xq::start();
+    other.script("> uci\n<* <any>\n< uciok");
+    other.send("ucinewgame");
+    let fresh = fixed_node_search(&mut other, positions[0]);
+    xq.send("ucinewgame");
+    assert_eq!(fixed_node_search(&mut xq, positions[0]), fresh);
+}
+
+#[test]
+fn long_move_lists_and_lenient_fen() {
+    // A long game from random legal moves, sent whole (UCI) and from its last capture (UCCI).
+    let mut rng = Rng::new(7);
+    let mut pos = Position::startpos();
+    let mut moves: Vec<Move> = Vec::new();
+    let mut last_capture = (0, pos.clone());
+    while moves.len() < 300 {
+        let legal = legal_moves(&pos);
+        if legal.is_empty() {
+            break;
+        }
+        let quiet: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|&m| pos.captured(m).is_none())
+            .collect();
+        // Mostly quiet moves, so the game lasts.
+        let m = if !quiet.is_empty() && rng.chance(9, 10) {
+            *rng.pick(&quiet)
+        } else {
+            *rng.pick(&legal)
+        };
+        let capture = pos.captured(m).is_some();
+        pos.play(m);
+        moves.push(m);
+        if capture {
+            last_capture = (moves.len(), pos.clone());
+        }
+    }
+    let text: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    let mut xq = Xq::start();
+    xq.script("> uci\n<* <any>\n< uciok");
+    xq.send(&format!("position startpos moves {}", text.join(" ")));
+    xq.send("go depth 2");
+    let line = xq.best_move_line();
+    if legal_moves(&pos).is_empty() {
+        assert_eq!(line, "bestmove (none)");
+    } else {
+        legal_best(&line, &pos, RankStyle::ZeroToNine);
+    }
+
+    let mut xq = Xq::start();
+    xq.script("> ucci\n<* <any>\n< ucciok");
+    let (from, start) = last_capture;
+    let board = fen::format(&start);
+    let board = board.split(' ').take(2).collect::<Vec<_>>().join(" ");
+    xq.send(&format!(
+        "position fen {board} - - 0 1 moves {}",
+        text[from..].join(" ")
+    ));
+    xq.send("go depth 2");
+    let line = xq.best_move_line();
+    if legal_moves(&pos).is_empty() {
+        assert_eq!(line, "nobestmove");
+    } else {
+        legal_best(&line, &pos, RankStyle::ZeroToNine);
+    }
+    // E and H letters, r for Red, no counters.
+    xq.send(
+        "position fen rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR r moves h2e2",
+    );
+    xq.send("go depth 2");
+    let line = xq.best_move_line();
+    legal_best(
+        &line,
+        &play(fen::START_FEN, &["h2e2"], RankStyle::ZeroToNine),
+        RankStyle::ZeroToNine,
+    );
+    // An illegal move in the list: reported, and the moves before it are kept.
+    xq.script(
+        "> position startpos moves h2e2 h9g7 h2h9\n<~ illegal move at ply 3\n<~ kept the 2 moves",
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fuzz: random and mutated command lines.
+
+/// Whole lines, valid or nearly, the mutations start from.
+const CORPUS: &[&str] = &[
+    "ucci",
+    "uci",
+    "ucinewgame",
+    "uccinewgame",
+    "setoption newgame",
+    "setoption usemillisec true",
+    "setoption usemillisec false",
+    "setoption hashsize 16",
+    "setoption threads 2",
+    "setoption ponder true",
+    "setoption debug true",
+    "setoption promotion false",
+    "setoption name Hash value 8",
+    "setoption name Threads value 2",
+    "setoption name MultiPV value 3",
+    "setoption name Move Overhead value 100",
+    "setoption name UCI_ShowWDL value true",
+    "setoption name Ranks value 1-10",
+    "setoption name Ranks value 0-9",
+    "setoption name Clear Hash",
+    "setoption name UCI_Variant value xiangqi",
+    "setoption name RepetitionRule value check-only",
+    "position startpos",
+    "position startpos moves h2e2 h9g7 h0g2 i9h9",
+    "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves b2e2",
+    "position fen 3k5/9/9/9/9/9/9/9/r8/r3K4 w - - 0 1",
+    "position fen 3k5/8r/9/P8/9/9/9/9/r8/4K4 w",
+    "fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r moves h2e2",
+    "startpos moves h3e3 h10g8",
+    "banmoves h2e2 b2e2",
+    "go depth 3",
+    "go depth 0",
+    "go nodes 2000",
+    "go infinite",
+    "go ponder depth 2",
+    "go draw depth 2",
+    "go time 2000 increment 0 opptime 2000 oppincrement 0",
+    "go time 30 movestogo 10 opptime 30 oppmovestogo 10",
+    "go wtime 1000 btime 1000 winc 10 binc 10",
+    "go btime 300 wtime 290 movestogo 40",
+    "go movetime 20",
+    "go searchmoves h2e2 b2e2 depth 2",
+    "go perft 2",
+    "go mate 2",
+    "ponderhit",
+    "ponderhit draw",
+    "stop",
+    "probe startpos moves h2e2",
+    "d",
+    "eval",
+    "flip",
+    "debug on",
+];
+
+const WORDS: &[&str] = &[
+    "go",
+    "position",
+    "fen",
+    "startpos",
+    "moves",
+    "setoption",
+    "name",
+    "value",
+    "depth",
+    "nodes",
+    "time",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "increment",
+    "opptime",
+    "ponder",
+    "draw",
+    "infinite",
+    "searchmoves",
+    "banmoves",
+    "stop",
+    "ponderhit",
+    "probe",
+    "perft",
+    "movetime",
+    "h2e2",
+    "h9g7",
+    "a0a9",
+    "e0e1",
+    "h10g8",
+    "i9i0",
+    "0000",
+    "w",
+    "b",
+    "r",
+    "-",
+    "Hash",
+    "Threads",
+    "MultiPV",
+    "Ranks",
+    "1-10",
+    "0-9",
+    "true",
+    "false",
+    "on",
+    "off",
+    "hashsize",
+    "threads",
+    "newgame",
+    "usemillisec",
+    "ponder",
+    "UCI_ShowWDL",
+    "Clear",
+    "rnbakabnr/9/1c5c1/p1p1p1p1p",
+    "9/9/9/9/9/9/9/9/9/9",
+    "3k5/9/9/9/9/9/9/9/9/4K4",
+    "",
+    " ",
+    "\t",
+];
+
+const NUMBERS: &[&str] = &[
+    "0",
+    "1",
+    "2",
+    "3",
+    "4",
+    "5",
+    "7",
+    "16",
+    "64",
+    "1000",
+    "-1",
+    "-300",
+    "1.5",
+    "3e2",
+    "+5",
+    "0x10",
+    "99999999999999999999999",
+    "18446744073709551616",
+    "NaN",
+    "inf",
+    "",
+];
+
+fn random_line(rng: &mut Rng, games: &[String]) -> Vec<u8> {
+    // Frequent stops, so that the engine is not busy (and refusing most lines) all the time.
+    if rng.chance(1, 10) {
+        return b"stop".to_vec();
+    }
+    let mut words: Vec<String> = match rng.below(10) {
+        0..=5 => rng.pick(CORPUS).split(' ').map(String::from).collect(),
+        6 | 7 => rng.pick(games).split(' ').map(String::from).collect(),
+        8 => (0..1 + rng.below(8))
+            .map(|_| rng.pick(WORDS).to_string())
+            .collect(),
+        _ => {
+            // Random bytes.
+            let len = rng.below(40);
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| (rng.next_u64() & 0xff) as u8)
+                .filter(|&b| b != b'\n')
+                .collect();
+            return bytes;
+        }
+    };
+    for _ in 0..rng.below(4) {
+        let i = rng.below(words.len() + 1);
+        match rng.below(9) {
+            0 if !words.is_empty() => {
+                words.remove(i.min(words.len() - 1));
+            }
+            1 => words.insert(i, rng.pick(WORDS).to_string()),
+            2 => words.insert(i, rng.pick(NUMBERS).to_string()),
+            3 if i < words.len() => words[i] = rng.pick(NUMBERS).to_string(),
+            4 if i < words.len() => words[i] = rng.pick(WORDS).to_string(),
+            5 if words.len() > 1 => {
+                let j = rng.below(words.len());
+                let k = rng.below(words.len());
+                words.swap(j, k);
+            }
+            6 if i < words.len() && !words[i].is_empty() => {
+                // Change one character.
+                let mut chars: Vec<char> = words[i].chars().collect();
+                let c = rng.below(chars.len());
+                chars[c] = *rng.pick(&[
+                    '0', '9', 'a', 'i', 'j', '/', 'K', 'k', 'x', 'é', '\r', '\u{0}',
+                ]);
+                words[i] = chars.into_iter().collect();
+            }
+            7 => words.truncate(i),
+            _ => {
+                if i < words.len() {
+                    words[i] = words[i].to_uppercase();
+                }
+            }
+        }
+    }
+    if rng.chance(1, 500) {
+        words.push("h2e2".repeat(5000));
+    }
+    let mut line = words.join(" ").into_bytes();
+    if rng.chance(1, 50) {
+        let at = rng.below(line.len() + 1);
+        line.insert(at, 0xff);
+    }
+    line
+}
+
+/// Random legal games as `position` lines (both forms) for the mutations to start from.
+fn random_games(rng: &mut Rng, count: usize) -> Vec<String> {
+    (0..count)
+        .map(|_| {
+            let mut pos = Position::startpos();
+            let mut moves = Vec::new();
+            for _ in 0..rng.below(120) {
+                let legal = legal_moves(&pos);
+                if legal.is_empty() {
+                    break;
+                }
+                let m = *rng.pick(&legal);
+                pos.play(m);
+                moves.push(m.to_string());
+            }
+            match rng.below(3) {
+                0 => format!("position startpos moves {}", moves.join(" ")),
+                1 => format!("fen {}", fen::format(&pos)),
+                _ => format!("position fen {} moves", fen::format(&pos)),
+            }
+        })
+        .collect()
+}
+
+/// Feeds `count` random lines after `hello`, then checks the engine still answers `isready`.
+fn fuzz(hello: &str, seed: u64, count: usize) {
+    let mut rng = Rng::new(seed);
+    let games = random_games(&mut rng, 200);
+    let mut xq = Xq::start();
+    xq.send(hello);
+    // Output is drained by the reader thread; count it here.
+    let mut sent = 0;
+    let mut lines_out = 0usize;
+    let mut kinds = [0usize; 4];
+    while sent < count {
+        let line = random_line(&mut rng, &games);
+        let first = line
+            .split(|b| b.is_ascii_whitespace())
+            .find(|w| !w.is_empty())
+            .unwrap_or(&[]);
+        // Lines the check relies on, and batch mode (it holds input back by design).
+        if matches!(first, b"quit" | b"isready")
+            || line.windows(5).any(|w| w.eq_ignore_ascii_case(b"batch"))
+        {
+            continue;
+        }
+        let mut bytes = line;
+        bytes.push(b'\n');
+        xq.send_bytes(&bytes);
+        sent += 1;
+        while let Ok(out) = xq.lines.try_recv() {
+            assert!(!out.contains("panicked"), "{out}");
+            lines_out += 1;
+            tally(&mut kinds, &out);
+        }
+    }
+    xq.send("stop");
+    xq.send("isready");
+    let start = Instant::now();
+    while start.elapsed() < LINE_TIMEOUT {
+        match xq.lines.recv_timeout(Duration::from_millis(100)) {
+            Ok(line) if line == "readyok" => {
+                xq.send("quit");
+                let (status, stderr, _) = xq.wait(Duration::from_secs(10));
+                assert!(status.success(), "exit status {status}; stderr: {stderr}");
+                assert!(stderr.is_empty(), "stderr: {stderr}");
+                let [moves, infos, errors, other] = kinds;
+                eprintln!(
+                    "fuzz {hello}: {count} lines in, {lines_out} out: {moves} moves, {infos} search infos, \
+                     {errors} error or note lines, {other} other"
+                );
+                return;
+            }
+            Ok(out) => {
+                lines_out += 1;
+                tally(&mut kinds, &out);
+            }
+            Err(_) => {
+                if let Ok(Some(status)) = xq.child.try_wait() {
+                    let stderr = xq
+                        .stderr
+                        .recv_timeout(Duration::from_secs(5))
+                        .unwrap_or_default();
+                    panic!("xq exited with {status} during the fuzz; stderr: {stderr}");
+                }
+            }
+        }
+    }
+    panic!("no readyok after {count} random lines");
+}
+
+/// Counts an output line as a move, search progress, an error or note, or anything else.
+fn tally(kinds: &mut [usize; 4], line: &str) {
+    let k = if line.starts_with("bestmove") || line == "nobestmove" {
+        0
+    } else if line.starts_with("info depth") {
+        1
+    } else if line.starts_with("info string") || line.starts_with("info message") {
+        2
+    } else {
+        3
+    };
+    kinds[k] += 1;
+}
+
+/// How many random lines each dialect gets (`XQ_FUZZ_LINES` overrides).
+fn fuzz_lines() -> usize {
+    std::env::var("XQ_FUZZ_LINES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(25_000)
+}
+
+#[test]
+fn fuzz_ucci_lines() {
+    fuzz("ucci", 0x5eed_0001, fuzz_lines());
+}
+
+#[test]
+fn fuzz_uci_lines() {
+    fuzz("uci", 0x5eed_0002, fuzz_lines());
+}
