@@ -98,24 +98,24 @@ pub fn is_straight_mover(kind: PieceKind) -> bool {
     )
 }
 
-/// Describes `m` in `pos`; `None` if no piece stands on its origin. The move is not checked for
-/// legality.
-pub fn describe(pos: &Position, m: Move) -> Option<Description> {
-    let piece = pos.piece_at(m.from())?;
-    let (from, to) = (m.from(), m.to());
+/// The part of a description that depends only on the moving piece: worked out once per piece
+/// when many of its moves are described.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OriginInfo {
+    piece: Piece,
+    from: Square,
+    file: u8,
+    on_file: u8,
+    place: u8,
+    tandem_index: u8,
+    tandem_files: u8,
+}
+
+/// Describes the piece on `from` as an origin; `None` if the square is empty.
+pub fn describe_origin(pos: &Position, from: Square) -> Option<OriginInfo> {
+    let piece = pos.piece_at(from)?;
     let color = piece.color;
-    let (a0, a1) = (advance(color, from), advance(color, to));
-    let direction = match a1.cmp(&a0) {
-        std::cmp::Ordering::Greater => Direction::Forward,
-        std::cmp::Ordering::Less => Direction::Backward,
-        std::cmp::Ordering::Equal => Direction::Sideways,
-    };
-    let dest_file = wxf_file(color, to.file());
-    let number = if direction != Direction::Sideways && is_straight_mover(piece.kind) {
-        a0.abs_diff(a1)
-    } else {
-        dest_file
-    };
+    let a0 = advance(color, from);
     let same = pos.pieces(color, piece.kind);
     let on_this_file = same & Bitboard::file(from.file().index());
     let on_file = on_this_file.count() as u8;
@@ -124,7 +124,7 @@ pub fn describe(pos: &Position, m: Move) -> Option<Description> {
         .filter(|&s| advance(color, s) > a0)
         .count() as u8;
     let (mut tandem_index, mut tandem_files) = (0u8, 0u8);
-    if piece.kind == PieceKind::Pawn {
+    if piece.kind == PieceKind::Pawn && on_file >= 2 {
         let mut index = 0u8;
         for number in 1..=9u8 {
             let Some(file) = board_file(color, number) else {
@@ -143,11 +143,45 @@ pub fn describe(pos: &Position, m: Move) -> Option<Description> {
             }
         }
     }
-    Some(Description {
+    Some(OriginInfo {
+        piece,
+        from,
+        file: wxf_file(color, from.file()),
+        on_file,
+        place,
+        tandem_index,
+        tandem_files,
+    })
+}
+
+/// Describes the move of the piece `origin` describes to `to`.
+pub fn describe_to(pos: &Position, origin: &OriginInfo, to: Square) -> Description {
+    let OriginInfo {
+        piece,
+        from,
+        file,
+        on_file,
+        place,
+        tandem_index,
+        tandem_files,
+    } = *origin;
+    let color = piece.color;
+    let (a0, a1) = (advance(color, from), advance(color, to));
+    let direction = match a1.cmp(&a0) {
+        std::cmp::Ordering::Greater => Direction::Forward,
+        std::cmp::Ordering::Less => Direction::Backward,
+        std::cmp::Ordering::Equal => Direction::Sideways,
+    };
+    let number = if direction != Direction::Sideways && is_straight_mover(piece.kind) {
+        a0.abs_diff(a1)
+    } else {
+        wxf_file(color, to.file())
+    };
+    Description {
         piece,
         from,
         to,
-        file: wxf_file(color, from.file()),
+        file,
         direction,
         number,
         on_file,
@@ -155,7 +189,13 @@ pub fn describe(pos: &Position, m: Move) -> Option<Description> {
         tandem_index,
         tandem_files,
         capture: pos.piece_at(to).is_some(),
-    })
+    }
+}
+
+/// Describes `m` in `pos`; `None` if no piece stands on its origin. The move is not checked for
+/// legality.
+pub fn describe(pos: &Position, m: Move) -> Option<Description> {
+    describe_origin(pos, m.from()).map(|o| describe_to(pos, &o, m.to()))
 }
 
 /// How a writer names the origin of a described move.

@@ -2,8 +2,8 @@
 //! SAN are never interpreted on their own: the legal moves of the position are described
 //! (`describe.rs`) and the ones that fit the token are kept; exactly one must remain.
 
-use super::describe::{Description, Direction, describe};
-use crate::movegen::{legal_moves, no_legal_moves};
+use super::describe::{Description, Direction, describe_origin, describe_to};
+use crate::movegen::no_legal_moves;
 use crate::moves::{Move, MoveList, RankStyle};
 use crate::piece::PieceKind;
 use crate::position::Position;
@@ -84,7 +84,13 @@ impl Resolved {
 /// Maps full-width ASCII forms (`Ｃ２＝５`) to ASCII and the minus sign to `-`; borrowed when there
 /// is nothing to change.
 pub fn normalize(text: &str) -> Cow<'_, str> {
-    if text.is_ascii() {
+    let odd = |c: char| {
+        matches!(
+            c,
+            '\u{FF01}'..='\u{FF5E}' | '\u{2212}' | '\u{2013}' | '\u{2014}'
+        )
+    };
+    if text.is_ascii() || !text.chars().any(odd) {
         return Cow::Borrowed(text);
     }
     Cow::Owned(
@@ -266,7 +272,7 @@ impl Pattern {
                 // advisor or elephant (always written by file), or is the middle one of three or
                 // five pawns (official WXF); otherwise it is a loose reading.
                 let odd_middle = d.piece.kind == PieceKind::Pawn
-                    && d.on_file % 2 == 1
+                    && !d.on_file.is_multiple_of(2)
                     && d.place == d.on_file.div_ceil(2);
                 let strict = d.on_file == 1
                     || matches!(d.piece.kind, PieceKind::Advisor | PieceKind::Elephant)
@@ -285,27 +291,34 @@ impl Pattern {
 
 fn resolve_patterns(pos: &Position, patterns: &Patterns) -> Result<Move, TokenError> {
     let kinds = patterns.iter().fold(0u8, |acc, p| acc | p.kinds);
+    let us = pos.side_to_move();
     let mut best = u8::MAX;
     let mut found = MoveList::new();
-    for m in legal_moves(pos) {
-        let Some(piece) = pos.piece_at(m.from()) else {
-            continue;
-        };
-        if kinds & kind_bit(piece.kind) == 0 {
+    // Only the pieces of the token's kinds are described, and legality is tested only for the
+    // moves that fit.
+    for kind in PieceKind::ALL {
+        if kinds & kind_bit(kind) == 0 {
             continue;
         }
-        let Some(d) = describe(pos, m) else {
-            continue;
-        };
-        let Some(tier) = patterns.iter().filter_map(|p| p.fits(&d)).min() else {
-            continue;
-        };
-        if tier < best {
-            best = tier;
-            found.clear();
-        }
-        if tier == best {
-            found.push(m);
+        for from in pos.pieces(us, kind) {
+            let Some(origin) = describe_origin(pos, from) else {
+                continue;
+            };
+            for to in pos.pseudo_targets(from) {
+                let d = describe_to(pos, &origin, to);
+                let Some(tier) = patterns.iter().filter_map(|p| p.fits(&d)).min() else {
+                    continue;
+                };
+                let m = Move::new(from, to);
+                if tier > best || !pos.is_legal(m) {
+                    continue;
+                }
+                if tier < best {
+                    best = tier;
+                    found.clear();
+                }
+                let _ = found.try_push(m);
+            }
         }
     }
     match found.as_slice() {
@@ -684,15 +697,15 @@ fn parse_san(text: &str, ranks: RankStyle) -> Option<San> {
 
 fn resolve_san(pos: &Position, san: &San) -> Result<Resolved, TokenError> {
     let mut found = MoveList::new();
-    for m in legal_moves(pos) {
-        if m.to() != san.to
-            || pos.piece_at(m.from()).map(|p| p.kind) != Some(san.kind)
-            || san.from_file.is_some_and(|f| m.from().file() != f)
-            || san.from_rank.is_some_and(|r| m.from().rank() != r)
+    for from in pos.pieces(pos.side_to_move(), san.kind) {
+        let m = Move::new(from, san.to);
+        if san.from_file.is_some_and(|f| from.file() != f)
+            || san.from_rank.is_some_and(|r| from.rank() != r)
+            || !pos.is_legal(m)
         {
             continue;
         }
-        found.push(m);
+        let _ = found.try_push(m);
     }
     // A pawn move written without its file goes straight ahead (`e3`); a sideways step or a
     // capture names the file it comes from (`fe3`, `fxe3`).
@@ -726,6 +739,7 @@ fn resolve_san(pos: &Position, san: &San) -> Result<Resolved, TokenError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::movegen::legal_moves;
     use crate::record::describe::{write_chinese, write_san, write_wxf};
 
     fn resolve_text(pos: &Position, text: &str, notation: Notation) -> String {
