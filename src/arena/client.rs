@@ -470,16 +470,12 @@ impl Client {
             Protocol::Uci | Protocol::Uci1 => ("uci", "uciok"),
         };
         self.send(hello)?;
-        let waiting_for = if ok == "ucciok" { "ucciok" } else { "uciok" };
         let mut options = Vec::new();
         let protocol = self.spec.protocol;
-        self.wait_for(waiting_for, deadline, timeout, |line| {
-            let mut words = line.split_whitespace();
-            match words.next() {
+        self.wait_for(ok, deadline, timeout, |line| {
+            match line.split_whitespace().next() {
                 Some("option") => {
-                    if let Some(name) = option_name(protocol, line) {
-                        options.push(name);
-                    }
+                    options.extend(option_name(protocol, line));
                     false
                 }
                 Some(w) => w == ok,

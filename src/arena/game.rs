@@ -372,30 +372,29 @@ pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> 
             }
             clock[side.index()] = left.saturating_sub(reply.elapsed) + increment;
         }
-        let lose = |end, detail| (Outcome::Win(side.flip()), end, detail);
         let m = match reply.choice {
-            _ if reply.resign => {
-                let (o, e, d) = lose(
-                    EndKind::Resignation,
-                    format!("{} resigned at ply {ply}", who(side)),
-                );
-                return finish(record, o, e, d);
+            Choice::Move(m) if !reply.resign => m,
+            choice => {
+                let (end, detail) = match choice {
+                    _ if reply.resign => (
+                        EndKind::Resignation,
+                        format!("{} resigned at ply {ply}", who(side)),
+                    ),
+                    Choice::Unreadable(err) => (
+                        EndKind::IllegalMove,
+                        format!("{} sent an unreadable move at ply {ply}: {err}", who(side)),
+                    ),
+                    _ => (
+                        EndKind::Resignation,
+                        format!(
+                            "{} gave no move at ply {ply} ({:?}) with legal moves available",
+                            who(side),
+                            reply.line
+                        ),
+                    ),
+                };
+                return finish(record, Outcome::Win(side.flip()), end, detail);
             }
-            Choice::NoMove => {
-                let detail = format!(
-                    "{} gave no move at ply {ply} ({:?}) with legal moves available",
-                    who(side),
-                    reply.line
-                );
-                let (o, e, d) = lose(EndKind::Resignation, detail);
-                return finish(record, o, e, d);
-            }
-            Choice::Unreadable(err) => {
-                let detail = format!("{} sent an unreadable move at ply {ply}: {err}", who(side));
-                let (o, e, d) = lose(EndKind::IllegalMove, detail);
-                return finish(record, o, e, d);
-            }
-            Choice::Move(m) => m,
         };
         let position = adjudicator.history().position().clone();
         let capture = position.captured(m).is_some();
