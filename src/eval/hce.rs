@@ -1,7 +1,7 @@
 //! The handcrafted evaluation: material, piece-square tables built at compile time, mobility of the
 //! long-range pieces and the state of each king's guard.
 
-use crate::attacks::{horse_attacks, rook_attacks};
+use crate::attacks::{between, cannon_attacks, horse_attacks, pawn_attacks, rook_attacks};
 use crate::bitboard::Bitboard;
 use crate::piece::PieceKind;
 use crate::position::Position;
@@ -148,13 +148,86 @@ fn side_score(pos: &Position, us: Color) -> i32 {
         let p = pos.piece_at(sq).expect("occupied");
         score += PIECE_SQUARE[p.index()][sq.index()];
     }
+
+    // Mobility and pressure on the other side's palace, from one attack set per piece: palace
+    // squares attacked, cannons lined up on the king's file, rooks on open lines to the king,
+    // growing with the number of pieces that join the attack and the defender's missing advisors.
+    let them = us.flip();
+    let king = pos.king(them);
+    let palace = Bitboard::palace(them);
+    let mut hits = 0i32;
+    let mut attackers = 0i32;
+    let mut bonus = 0i32;
     for sq in pos.pieces(us, PieceKind::Rook) {
-        score += 3 * (rook_attacks(sq, occ) - own).count() as i32;
+        let attacks = rook_attacks(sq, occ);
+        score += 3 * (attacks - own).count() as i32;
+        let n = (attacks & palace).count() as i32;
+        if n > 0 {
+            attackers += 1;
+            hits += 2 * n;
+        }
+        if sq.file() == king.file() && (between(sq, king) & occ).is_empty() {
+            bonus += 25;
+        }
     }
     for sq in pos.pieces(us, PieceKind::Horse) {
-        score += 5 * (horse_attacks(sq, occ) - own).count() as i32;
+        let attacks = horse_attacks(sq, occ);
+        score += 5 * (attacks - own).count() as i32;
+        let n = (attacks & palace).count() as i32;
+        if n > 0 {
+            attackers += 1;
+            hits += 3 * n;
+        }
     }
-    score + guard_score(pos, us)
+    for sq in pos.pieces(us, PieceKind::Cannon) {
+        let captures = cannon_attacks(sq, occ);
+        score += ((rook_attacks(sq, occ) - occ).count() + 2 * captures.count()) as i32;
+        if sq.file() == king.file() {
+            let screens = (between(sq, king) & occ).count();
+            attackers += 1;
+            bonus += match screens {
+                0 => 45,
+                2 => 20,
+                _ => 5,
+            };
+        }
+        let n = (captures & palace).count() as i32;
+        if n > 0 {
+            attackers += 1;
+            hits += 2 * n;
+        }
+    }
+    for sq in pos.pieces(us, PieceKind::Pawn) - Bitboard::side(us) {
+        if (pawn_attacks(us, sq) & palace).any() {
+            attackers += 1;
+            hits += 2;
+        }
+    }
+    let missing_advisors = 2 - pos.pieces(them, PieceKind::Advisor).count().min(2) as i32;
+    let weight = match attackers {
+        0 | 1 => 2,
+        2 => 5,
+        3 => 8,
+        _ => 10,
+    };
+    let pressure = bonus + hits * weight * (2 + missing_advisors) / 8;
+    score + pressure + guard_score(pos, us) + phase_adjustment(pos, us)
+}
+
+/// Game phase from 256 (all rooks, horses and cannons on the board) down to 0 (none left).
+fn phase(pos: &Position) -> i32 {
+    let units = 6 * pos.kind_bb(PieceKind::Rook).count()
+        + 3 * pos.kind_bb(PieceKind::Horse).count()
+        + 3 * pos.kind_bb(PieceKind::Cannon).count();
+    (units.min(48) * 256 / 48) as i32
+}
+
+/// Horses gain and cannons lose value as the board empties.
+fn phase_adjustment(pos: &Position, us: Color) -> i32 {
+    let endgame = 256 - phase(pos);
+    let horses = pos.pieces(us, PieceKind::Horse).count() as i32;
+    let cannons = pos.pieces(us, PieceKind::Cannon).count() as i32;
+    (horses * 40 - cannons * 40) * endgame / 256
 }
 
 /// A king short of advisors or elephants is weaker the more attackers the other side has left.
