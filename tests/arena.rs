@@ -427,19 +427,13 @@ fn silent_engine_fails_the_handshake() {
     assert!(err.to_string().contains("no ucciok"), "{err}");
 }
 
-/// Does `xq` with no arguments speak UCCI yet?
-fn xq_speaks_ucci() -> bool {
-    let spec: EngineSpec = format!("xq={XQ}").parse().unwrap();
-    xq::arena::client::Client::start(&spec, None, Duration::from_secs(2)).is_ok()
-}
-
 #[test]
-#[ignore = "needs the engine protocol"]
-fn xq_against_itself_at_a_few_nodes() {
-    assert!(xq_speaks_ucci(), "xq answers ucci with ucciok");
+fn xq_against_itself_over_ucci_and_uci() {
     let a: EngineSpec = format!("ucci-xq={XQ},proto=ucci").parse().unwrap();
     let b: EngineSpec = format!("uci-xq={XQ},proto=uci").parse().unwrap();
-    let (mut config, _) = setup([a, b], 2, Limit::Nodes(2000), "h2e2 h9g7\n");
+    let (mut config, log) = setup([a, b], 2, Limit::Nodes(1000), "h2e2 h9g7\n");
+    // Short games: this checks the two protocols end to end, not the engine's play.
+    config.rules.max_plies = 80;
     // A mated engine may search well past its node budget before it resigns.
     config.rules.move_timeout = Duration::from_secs(30);
     let (reports, summary) = play(&config);
@@ -455,7 +449,14 @@ fn xq_against_itself_at_a_few_nodes() {
             r.record.end.name(),
             r.record.detail
         );
+        assert!(r.record.moves.len() > 2);
     }
+    let traffic = log.text();
+    assert!(
+        traffic.contains("< ucciok") && traffic.contains("< uciok"),
+        "{traffic}"
+    );
+    assert!(traffic.contains("> setoption usemillisec true"));
 }
 
 /// A top-level field of one JSON line from `xq referee --json` (strings and numbers only).
