@@ -167,12 +167,15 @@ pub fn report(title: &str, reports: &[GameReport], summary: &str) -> String {
 <html lang="en"><head><meta charset="utf-8"><title>{}</title>
 <style>
 body {{ font-family: system-ui, sans-serif; margin: 1.5em; color: #222; max-width: 1100px; }}
-table {{ border-collapse: collapse; margin: 1em 0; font-size: 0.92em; }}
+table {{ border-collapse: collapse; margin: 1em 0; font-size: 0.92em; width: 100%; }}
+td.file {{ word-break: break-all; max-width: 16em; }}
 th, td {{ border: 1px solid #ccc; padding: 3px 7px; text-align: left; vertical-align: top; }}
 th {{ background: #eee; }}
 tr.error td {{ background: #fde2e2; }}
 tr.disagree td {{ background: #fff3cd; }}
 .game {{ display: flex; gap: 1.5em; border-top: 2px solid #bbb; padding: 1em 0; }}
+.game > div:last-child {{ flex: 1; min-width: 0; }}
+.game h3 {{ word-break: break-all; }}
 .game pre {{ white-space: pre-wrap; font-size: 0.9em; background: #f7f7f7; padding: 0.6em; }}
 .legend {{ font-size: 0.85em; color: #555; }}
 </style></head><body>
@@ -216,7 +219,7 @@ tr.disagree td {{ background: #fff3cd; }}
         };
         let _ = writeln!(
             s,
-            "<tr class=\"{}\"><td>{}</td><td>{link}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr class=\"{}\"><td class=\"file\">{}</td><td>{link}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             result_class(r),
             esc(&r.file),
             esc(&players),
@@ -268,7 +271,7 @@ tr.disagree td {{ background: #fff3cd; }}
         }
         let _ = write!(s, "<pre>{}</pre>", esc(&r.explanation));
         if !r.cycles.is_empty() {
-            s.push_str("<table><tr><th>side</th><th>violation</th><th>plies</th><th>moves (ply: ICCS as recorded)</th><th>chased</th></tr>");
+            s.push_str("<table><tr><th>side</th><th>violation</th><th>plies</th><th>cycle moves (ply: ICCS, as recorded)</th><th>chased</th></tr>");
             for c in &r.cycles {
                 let moves: Vec<String> = c
                     .moves
