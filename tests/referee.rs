@@ -346,3 +346,102 @@ fn wxf_cases_through_the_referee() {
         wrong.join("\n")
     );
 }
+
+#[test]
+fn pychess_style_ranks_one_to_ten() {
+    // The same opening in SAN with ranks 1-10 (no rank 10 written, so both readings are tried)
+    // and in coordinates with ranks 1-10.
+    let config = RuleConfig {
+        occurrences: 3,
+        protection: ProtectionPolicy::default(),
+    };
+    let san = "[Variant \"Xiangqi\"]\n1. Che3 Hg8 2. Hg3 Ri9 *\n";
+    let coordinates = "[Variant \"Xiangqi\"]\n1. h3e3 h10g8 2. h1g3 i10i9 *\n";
+    let expected = ["h2e2", "h9g7", "h0g2", "i9i8"];
+    for text in [san, coordinates] {
+        let r = &judge_bytes("pychess.pgn", text.as_bytes(), config)[0];
+        assert!(r.error.is_none(), "{:?}", r.error);
+        let got: Vec<String> = r.moves.iter().map(Move::to_string).collect();
+        assert_eq!(got, expected, "{text}");
+    }
+}
+
+/// `xq referee` itself: exit status, JSON lines, the HTML report.
+#[test]
+fn command_line() {
+    use std::process::Command;
+    let xq = env!("CARGO_BIN_EXE_xq");
+    let out = Command::new(xq)
+        .args(["referee", GAMES])
+        .output()
+        .expect("xq runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("summary: 86 games"), "{text}");
+    assert!(text.contains("files without games skipped"), "{text}");
+
+    let html = std::env::temp_dir().join(format!("xq-referee-test-{}.html", std::process::id()));
+    let path = format!("{GAMES}xqbase/ccgc_2006_5games.utf8.pgn");
+    let out = Command::new(xq)
+        .args(["referee", "--json", "--html"])
+        .arg(&html)
+        .arg(&path)
+        .output()
+        .expect("xq runs");
+    assert_eq!(out.status.code(), Some(0));
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 5);
+    for key in [
+        "file",
+        "game",
+        "result",
+        "reason",
+        "ply",
+        "violator",
+        "chased",
+        "tag_result",
+        "error",
+    ] {
+        assert!(lines.iter().all(|l| l.get(key).is_some()), "field {key}");
+    }
+    assert_eq!(lines[2]["result"], "black_wins");
+    assert_eq!(lines[2]["reason"], "checkmate");
+    assert_eq!(lines[2]["ply"], 116);
+    assert_eq!(lines[2]["tag_result"], "0-1");
+    let page = std::fs::read_to_string(&html).expect("the HTML report");
+    let _ = std::fs::remove_file(&html);
+    assert!(
+        page.starts_with("<!DOCTYPE html>") && page.contains("<svg"),
+        "HTML with boards"
+    );
+    assert_eq!(
+        page.matches("<svg").count(),
+        3,
+        "a board for each of the three ruled games"
+    );
+
+    let bad = std::env::temp_dir().join(format!("xq-referee-bad-{}.pgn", std::process::id()));
+    std::fs::write(&bad, "[Event \"x\"]\n1. h2e2 h9h2\n").expect("temp file");
+    let out = Command::new(xq)
+        .arg("referee")
+        .arg(&bad)
+        .output()
+        .expect("xq runs");
+    let _ = std::fs::remove_file(&bad);
+    assert_eq!(out.status.code(), Some(1), "a game with an error");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("game 1, ply 2: move \"h9h2\""));
+
+    let out = Command::new(xq)
+        .args(["referee", "--repetitions", "1", GAMES])
+        .output()
+        .expect("xq runs");
+    assert_eq!(out.status.code(), Some(2), "bad usage");
+}

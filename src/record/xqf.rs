@@ -268,3 +268,49 @@ pub fn read(bytes: &[u8]) -> Result<RawGame, ErrorKind> {
         defect,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A version 10 (plain) file written by hand: the start position and the one move h2e2.
+    #[test]
+    fn plain_version_ten() {
+        let mut bytes = vec![0u8; HEADER];
+        bytes[..3].copy_from_slice(b"XQ\x0a");
+        let table: [u8; 32] = [
+            80, 70, 60, 50, 40, 30, 20, 10, 0, 72, 12, 83, 63, 43, 23, 3, 9, 19, 29, 39, 49, 59,
+            69, 79, 89, 17, 77, 6, 26, 46, 66, 86,
+        ];
+        bytes[0x10..0x30].copy_from_slice(&table);
+        bytes[0x33] = 1;
+        bytes[0x130] = 3;
+        bytes[0x131..0x134].copy_from_slice(b"Red");
+        // Root record (no move, more follows), then h2e2 (7,2) -> (4,2), the last record.
+        bytes.extend_from_slice(&[24, 32, 0xF0, 0, 0, 0, 0, 0]);
+        bytes.extend_from_slice(&[72 + 24, 42 + 32, 0, 0, 0, 0, 0, 0]);
+        assert!(detect(&bytes));
+        let game = read(&bytes).expect("a plain XQF file");
+        let texts: Vec<&str> = game.tokens.iter().map(|t| t.text.as_str()).collect();
+        assert_eq!(texts, ["h2e2"]);
+        assert!(game.defect.is_none());
+        let tag = |k: &str| {
+            game.tags
+                .iter()
+                .find(|(n, _)| n == k)
+                .map(|(_, v)| v.as_str())
+        };
+        assert_eq!((tag("Red"), tag("Result")), (Some("Red"), Some("1-0")));
+        let Start::Board(board) = &game.start else {
+            panic!("a board");
+        };
+        let start = crate::position::Position::startpos();
+        for sq in (0..90u8).filter_map(Square::new) {
+            assert_eq!(board[sq.index()], start.piece_at(sq), "{sq}");
+        }
+        // Cut off inside the second record: the move read so far and a defect.
+        let game = read(&bytes[..HEADER + 10]).expect("header is whole");
+        assert!(game.defect.is_some());
+        assert!(read(&bytes[..100]).is_err());
+    }
+}
