@@ -349,16 +349,17 @@ fn wxf_cases_through_the_referee() {
 
 #[test]
 fn pychess_style_ranks_one_to_ten() {
-    // The same opening in SAN with ranks 1-10 (no rank 10 written, so both readings are tried)
-    // and in coordinates with ranks 1-10.
+    // The same opening in SAN with ranks 1-10 (no rank 10 written, so both readings are tried),
+    // in coordinates with ranks 1-10, and in xqbase's ICCS.
     let config = RuleConfig {
         occurrences: 3,
         protection: ProtectionPolicy::default(),
     };
     let san = "[Variant \"Xiangqi\"]\n1. Che3 Hg8 2. Hg3 Ri9 *\n";
     let coordinates = "[Variant \"Xiangqi\"]\n1. h3e3 h10g8 2. h1g3 i10i9 *\n";
+    let iccs = "[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n1. H2-E2 H9-G7\n2. H0-G2 I9-I8\n*\n";
     let expected = ["h2e2", "h9g7", "h0g2", "i9i8"];
-    for text in [san, coordinates] {
+    for text in [san, coordinates, iccs] {
         let r = &judge_bytes("pychess.pgn", text.as_bytes(), config)[0];
         assert!(r.error.is_none(), "{:?}", r.error);
         let got: Vec<String> = r.moves.iter().map(Move::to_string).collect();
