@@ -263,7 +263,15 @@ impl Searcher<'_> {
             }
         }
 
-        // Step 8. The move loop.
+        // Step 8. Internal iterative reduction: with no hash move, this node was not searched
+        // before; search it a little shallower.
+        let depth = if tt_move.is_none() && depth >= 4 {
+            depth - 1
+        } else {
+            depth
+        };
+
+        // Step 9. The move loop.
         let prev = self
             .history
             .records()
@@ -285,7 +293,7 @@ impl Searcher<'_> {
             let capture = pos.piece_at(m.to()).is_some();
             let is_killer = self.heur.killers[ply].contains(&Some(m));
 
-            // Step 9. Pruning of late moves at low depth.
+            // Step 10. Pruning of late moves at low depth.
             if !pv_node && !in_check && best > -MATE_BOUND && moves_searched > 0 {
                 if !capture {
                     if depth <= 5
@@ -305,11 +313,11 @@ impl Searcher<'_> {
             self.nodes += 1;
             self.history.push_legal(m);
             let gives_check = self.history.position().in_check();
-            // Step 10. Extensions.
+            // Step 11. Extensions.
             let extension = i32::from(gives_check && depth >= 2 || in_check && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + extension.min(1);
 
-            // Step 11. Principal variation search with late-move reductions.
+            // Step 12. Principal variation search with late-move reductions.
             let value = if moves_searched == 0 {
                 -self.negamax(-beta, -alpha, new_depth, ply + 1, pv_node)
             } else {
@@ -317,6 +325,10 @@ impl Searcher<'_> {
                 if depth >= 3 && !capture && !gives_check && !in_check && moves_searched >= 2 {
                     r = reductions()[depth.min(63) as usize][moves_searched.min(63)];
                     r -= i32::from(pv_node) + i32::from(is_killer);
+                    r -= self
+                        .heur
+                        .quiet_score(self.history.position_at(self.history.plies() - 1), m)
+                        / 6_000;
                     r += i32::from(!improving);
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -338,7 +350,7 @@ impl Searcher<'_> {
                 quiets_tried.push(m);
             }
 
-            // Step 12. Best move so far.
+            // Step 13. Best move so far.
             if value > best {
                 best = value;
                 if value > alpha {
@@ -358,7 +370,7 @@ impl Searcher<'_> {
             }
         }
 
-        // Step 13. No legal move: mated or stalemated, both lose.
+        // Step 14. No legal move: mated or stalemated, both lose.
         if moves_searched == 0 {
             // Moves may all have been pruned; only a truly empty list is a loss.
             if crate::movegen::count_legal(self.history.position()) == 0 {
@@ -367,7 +379,7 @@ impl Searcher<'_> {
             return alpha;
         }
 
-        // Step 14. Store.
+        // Step 15. Store.
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {
