@@ -128,6 +128,35 @@ fn perpetual_check_loses_over_ucci_with_banmoves() {
 }
 
 #[test]
+fn a_check_that_lets_the_opponent_complete_the_perpetual_is_banned() {
+    // Red has just checked from h9. Black's king steps come first in each cycle, so Red's fourth
+    // check (ply 8) brings the third occurrence of a Black-to-move position while Red's own cycle is
+    // still a move short; Black's reply at ply 9 completes the ruling against Red.
+    let (config, log) = setup(
+        [
+            fake("checker", "script=h9h8/h8h9", ",proto=ucci"),
+            fake("king", "script=f9f8/f8f9", ",proto=ucci"),
+        ],
+        1,
+        Limit::Nodes(1),
+        "c2a1k1R1/2c1a4/b6P1/8p/9/9/9/9/4K4/9 b",
+    );
+    let (reports, _) = play(&config);
+    let game = &reports[0].record;
+    assert_eq!(
+        game.end,
+        EndKind::Referee("perpetual check"),
+        "{}",
+        game.detail
+    );
+    assert_eq!(game.outcome, Outcome::Win(Color::Black));
+    assert_eq!(game.moves.len(), 9);
+    let traffic = log.text();
+    assert!(traffic.contains("> banmoves h8h9"), "{traffic}");
+    assert_eq!(traffic.matches("> banmoves").count(), 1, "{traffic}");
+}
+
+#[test]
 fn perpetual_check_loses_over_uci_with_one_to_ten_ranks() {
     let (config, log) = setup(
         [
