@@ -190,7 +190,8 @@ impl<'a> Searcher<'a> {
         if self.stopped {
             return true;
         }
-        if self.nodes & 1023 == 0 {
+        // Every 1024 nodes or so (the counter moves by more than one between calls).
+        if self.nodes - self.reported_nodes >= 1024 {
             let new = self.nodes - self.reported_nodes;
             self.reported_nodes = self.nodes;
             let total = self.signals.nodes.fetch_add(new, Ordering::Relaxed) + new;
@@ -267,10 +268,9 @@ impl<'a> Searcher<'a> {
                     break;
                 }
             }
-            if Score(self.root_moves[0].score).is_mate()
-                && Score(self.root_moves[0].score).0 > 0
-                && depth as u32 > 2 * (score::MATE - self.root_moves[0].score) as u32 + 2
-            {
+            // A mate either way is settled once the search is well past its distance.
+            let best = self.root_moves[0].score;
+            if Score(best).is_mate() && depth > 2 * (score::MATE - best.abs()) + 2 {
                 break;
             }
         }
