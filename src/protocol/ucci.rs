@@ -253,9 +253,11 @@ fn parse_check(name: &str, value: Option<&str>) -> Result<bool, CommandError> {
         command: "setoption",
         keyword: name.to_string(),
     })?;
+    // UCI2WB sends 1 and 0 for options it does not know to be checks (it compares names
+    // case-sensitively with its own list).
     match text.to_ascii_lowercase().as_str() {
-        "true" | "on" => Ok(true),
-        "false" | "off" => Ok(false),
+        "true" | "on" | "1" => Ok(true),
+        "false" | "off" | "0" => Ok(false),
         _ => Err(CommandError::BadNumber {
             keyword: name.to_string(),
             text: clip(text),
