@@ -52,7 +52,11 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => xq::arena::run_cli(*args),
         Some(Command::Bench { depth, checks_only }) => {
             let depth = depth.unwrap_or(xq::bench::DEFAULT_DEPTH);
-            let options: &[(&str, &str)] = if checks_only { &[("RepetitionRule", "check-only")] } else { &[] };
+            let options: &[(&str, &str)] = if checks_only {
+                &[("RepetitionRule", "check-only")]
+            } else {
+                &[]
+            };
             let result = xq::bench::run_with(depth, options);
             for (i, n) in result.per_position.iter().enumerate() {
                 println!("Position {}: {n} nodes", i + 1);
