@@ -91,11 +91,13 @@ impl Ruling {
                 cycle.first_ply + 1,
                 cycle.last_ply
             );
+            // The side's own moves in the cycle (it is to move at `first_ply`).
             let moves: Vec<String> = (cycle.first_ply + 1..=cycle.last_ply)
-                .filter_map(|p| history.records()[p].mv)
+                .step_by(2)
+                .filter_map(|p| history.records().get(p).and_then(|r| r.mv))
                 .map(|m| m.to_string())
                 .collect();
-            let _ = write!(out, " ({})", moves.join(" "));
+            let _ = write!(out, " with {}", moves.join(" "));
             for (piece, squares) in cycle.chased_pieces(history) {
                 let squares: Vec<String> = squares.iter().map(|s| s.to_string()).collect();
                 let _ = write!(out, "; chased {piece} {}", squares.join(", "));
