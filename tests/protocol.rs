@@ -216,7 +216,8 @@ fn is_move(t: &str, ranks: RankStyle) -> bool {
 }
 
 /// Token patterns: `<int>`, `<move>`/`<move10>` (ranks 0–9 / 1–10), `<moves>`/`<moves10>` (one or
-/// more moves to the end), `<any>` (the rest, possibly nothing); other tokens literally.
+/// more moves to the end), `<ponder>`/`<ponder10>` (nothing, or `ponder` and a move, to the end),
+/// `<any>` (the rest, possibly nothing); other tokens literally.
 fn matches(pattern: &str, line: &str) -> bool {
     let p: Vec<&str> = pattern.split(' ').collect();
     let l: Vec<&str> = line.split(' ').collect();
@@ -224,6 +225,17 @@ fn matches(pattern: &str, line: &str) -> bool {
     for (k, tok) in p.iter().enumerate() {
         match *tok {
             "<any>" => return k == p.len() - 1,
+            "<ponder>" | "<ponder10>" => {
+                let ranks = if *tok == "<ponder>" {
+                    RankStyle::ZeroToNine
+                } else {
+                    RankStyle::OneToTen
+                };
+                let rest = &l[i.min(l.len())..];
+                return k == p.len() - 1
+                    && (rest.is_empty()
+                        || rest.len() == 2 && rest[0] == "ponder" && is_move(rest[1], ranks));
+            }
             "<moves>" | "<moves10>" => {
                 let ranks = if *tok == "<moves>" {
                     RankStyle::ZeroToNine
@@ -308,10 +320,10 @@ fn ucci_golden_transcript() {
         > position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves h2e2 h9g7
         > go depth 3
         <* info depth <int> score <int> time <int> nodes <int> pv <moves>
-        < bestmove <move> ponder <move>
+        < bestmove <move> <ponder>
         > go time 2000 increment 0 opptime 2000 oppincrement 0
         <* info depth <int> score <int> time <int> nodes <int> pv <moves>
-        < bestmove <move> <any>
+        < bestmove <move> <ponder>
         > go depth 0
         < info depth 0 score <int>
         < nobestmove
@@ -323,7 +335,7 @@ fn ucci_golden_transcript() {
         <~ bad move text
         > go nodes 1500
         <* info depth <int> score <int> time <int> nodes <int> pv <moves>
-        < bestmove <move> <any>
+        < bestmove <move> <ponder>
         > probe startpos
         < pophash <any>
         > position fen 3k5/9/9/9/9/9/9/9/r8/r3K4 w - - 0 1
@@ -356,16 +368,16 @@ fn uci_golden_transcript() {
         > position startpos moves h2e2 h9g7
         > go depth 3
         <* info depth <int> seldepth <int> multipv 1 score cp <int> nodes <int> nps <int> hashfull <int> time <int> pv <moves>
-        < bestmove <move> ponder <move>
+        < bestmove <move> <ponder>
         > fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r moves h2e2
         > go btime 3000 wtime 2900 movestogo 40
         <* info depth <int> seldepth <int> multipv 1 score <any>
-        < bestmove <move> <any>
+        < bestmove <move> <ponder>
         > setoption name UCI_ShowWDL value true
         > position startpos
         > go depth 2
         <* info depth <int> seldepth <int> multipv 1 score cp <int> wdl <int> <int> <int> nodes <any>
-        < bestmove <move> <any>
+        < bestmove <move> <ponder>
         > setoption name UCI_ShowWDL value maybe
         < info string option UCI_ShowWDL: value \"maybe\" is not true or false
         > position startpos moves h10g8
@@ -374,7 +386,7 @@ fn uci_golden_transcript() {
         > position startpos moves h3e3 h10g8
         > go depth 2
         <* info depth <int> seldepth <int> multipv 1 score cp <int> wdl <int> <int> <int> nodes <any>
-        < bestmove <move10> <any>
+        < bestmove <move10> <ponder10>
         > setoption name Ranks value 0-9
         > position fen 3k5/9/9/9/9/9/9/9/r8/r3K4 w
         > go depth 3
@@ -507,17 +519,19 @@ fn ucci_draw_offers_and_resignation() {
     xq.send("go draw depth 3");
     let line = xq.best_move_line();
     assert!(line.ends_with(" draw"), "{line}");
-    // Clearly better (colours swapped): play on.
-    let pos = Position::startpos();
-    xq.send("position startpos moves h2e2");
+    // Clearly better: play on.
+    xq.send(&format!("position fen {NO_RED_ROOKS} moves h2e2"));
     xq.send("go draw depth 3");
     let line = xq.best_move_line();
+    assert!(
+        !line.ends_with(" draw") && !line.ends_with(" resign"),
+        "{line}"
+    );
     legal_best(
         &line,
-        &play(fen::START_FEN, &["h2e2"], RankStyle::ZeroToNine),
+        &play(NO_RED_ROOKS, &["h2e2"], RankStyle::ZeroToNine),
         RankStyle::ZeroToNine,
     );
-    let _ = pos;
     // A draw offer can also come with ponderhit.
     xq.send(&format!("position fen {NO_RED_ROOKS}"));
     xq.send("go ponder depth 2");
