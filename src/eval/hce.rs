@@ -211,7 +211,32 @@ fn side_score(pos: &Position, us: Color) -> i32 {
         _ => 10,
     };
     let pressure = bonus + hits * weight * (2 + missing_advisors) / 8;
-    score + pressure + guard_score(pos, us) + phase_adjustment(pos, us)
+    score + pressure + guard_score(pos, us) + phase_adjustment(pos, us) + structure_score(pos, us)
+}
+
+/// Pawn and rook structure: crossed pawns side by side support each other; a rook on a file free
+/// of its own pawns is worth more; a cannon on the other side's back rank pins the defence.
+fn structure_score(pos: &Position, us: Color) -> i32 {
+    let mut score = 0;
+    let crossed = pos.pieces(us, PieceKind::Pawn) - Bitboard::side(us);
+    for sq in crossed {
+        let f = sq.file().index();
+        if f < 8 && crossed.has(Square::from_index(sq.index() as u8 + 1)) {
+            score += 20;
+        }
+    }
+    let own_pawns = pos.pieces(us, PieceKind::Pawn);
+    for sq in pos.pieces(us, PieceKind::Rook) {
+        if (Bitboard::file(sq.file().index()) & own_pawns).is_empty() {
+            score += 12;
+        }
+    }
+    let back_rank = match us {
+        Color::Red => Bitboard::rank(9),
+        Color::Black => Bitboard::rank(0),
+    };
+    score += 15 * (pos.pieces(us, PieceKind::Cannon) & back_rank).count() as i32;
+    score
 }
 
 /// Game phase from 256 (all rooks, horses and cannons on the board) down to 0 (none left).
