@@ -131,7 +131,7 @@ const CONFIG: RuleConfig = RuleConfig {
 fn text_readers_survive_mutations() {
     let samples: Vec<Vec<u8>> = TEXT_SAMPLES.iter().map(|p| sample(p)).collect();
     let mut rng = Rng(0x5EED_0001);
-    for i in 0..inputs(200_000) {
+    for i in 0..inputs(150_000) {
         let source = &samples[rng.below(samples.len())];
         // A window of the file: usually part of one or two games, sometimes cut mid-character.
         let start = rng.below(source.len());
@@ -150,7 +150,7 @@ fn text_readers_survive_mutations() {
 #[test]
 fn random_bytes_and_encodings_survive() {
     let mut rng = Rng(0x5EED_0002);
-    for i in 0..inputs(100_000) {
+    for i in 0..inputs(80_000) {
         let len = rng.below(200);
         let mut data: Vec<u8> = (0..len)
             .map(|_| {
@@ -185,7 +185,7 @@ fn xqf_reader_survives_mutations() {
     .map(|p| sample(p))
     .collect();
     let mut rng = Rng(0x5EED_0003);
-    for i in 0..inputs(100_000) {
+    for i in 0..inputs(60_000) {
         let mut data = samples[rng.below(samples.len())].clone();
         // Keep the move area short: a cut-off file is one of the cases to survive.
         let keep = 0x400 + rng.below(120);
@@ -225,7 +225,7 @@ fn move_tokens_survive_mutations() {
     let alphabet: Vec<char> = "KAEHRCPBNMGSkaehrcpbn123456789+-.=#xabcdefghi前后後中进進退平车車马馬炮兵卒帅将士象一二三四五六七八九１２３４５＋－＝".chars().collect();
     let mut done = 0;
     let mut pos = Position::startpos();
-    while done < inputs(300_000) {
+    while done < inputs(250_000) {
         let moves = legal_moves(&pos);
         if moves.is_empty() || pos.halfmoves() > 150 {
             pos = Position::startpos();
