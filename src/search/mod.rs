@@ -133,6 +133,7 @@ pub struct Searcher<'a> {
     pub(crate) root_moves: Vec<RootMove>,
     pub(crate) pv_index: usize,
     pub(crate) helper_offset: i32,
+    pub(crate) completed_depth: u32,
 }
 
 impl<'a> Searcher<'a> {
@@ -181,6 +182,7 @@ impl<'a> Searcher<'a> {
             root_moves,
             pv_index: 0,
             helper_offset: 0,
+            completed_depth: 0,
         }
     }
 
@@ -195,7 +197,9 @@ impl<'a> Searcher<'a> {
             let new = self.nodes - self.reported_nodes;
             self.reported_nodes = self.nodes;
             let total = self.signals.nodes.fetch_add(new, Ordering::Relaxed) + new;
-            if self.signals.stop.load(Ordering::Relaxed) {
+            if self.main && self.completed_depth == 0 {
+                // The first iteration always finishes, so there is a move and a score to give.
+            } else if self.signals.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
             } else if self.main {
                 let over_nodes = self.limits.nodes.is_some_and(|n| total >= n);
@@ -248,6 +252,7 @@ impl<'a> Searcher<'a> {
                 break;
             }
             completed = depth as u32;
+            self.completed_depth = completed;
             best_index = 0;
             if self.main {
                 self.flush_nodes();

@@ -45,7 +45,8 @@ pub struct Deadlines {
 impl Deadlines {
     /// Works out deadlines; `overhead` is kept back for communication lag.
     pub fn new(limits: &Limits, overhead: Duration, start: Instant) -> Deadlines {
-        if limits.infinite || limits.ponder {
+        // A ponder search gets the deadlines of a normal one: they apply from `ponderhit` on.
+        if limits.infinite {
             return Deadlines {
                 start,
                 soft: None,
