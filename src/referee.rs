@@ -352,13 +352,7 @@ pub fn end_of_record_ruling(history: &History, config: &RuleConfig) -> Option<Ru
             chased &= set;
         }
     }
-    let violation = if combined == Status::CHECK {
-        Violation::PerpetualCheck
-    } else if combined == Status::CHASE && chased != 0 {
-        Violation::PerpetualChase
-    } else {
-        Violation::Idle
-    };
+    let violation = Violation::classify(combined, chased);
     let other = SideCycle {
         color: to_move.color.flip(),
         violation,

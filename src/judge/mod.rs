@@ -30,6 +30,19 @@ pub enum Violation {
 }
 
 impl Violation {
+    /// The level of a cycle from its moves' statuses or-ed together and the intersection of the
+    /// pieces they chased: every move a check is perpetual check; every move a chase with some
+    /// piece chased throughout is perpetual chase; anything else is idle.
+    pub fn classify(combined: Status, chased: u16) -> Violation {
+        if combined == Status::CHECK {
+            Violation::PerpetualCheck
+        } else if combined == Status::CHASE && chased != 0 {
+            Violation::PerpetualChase
+        } else {
+            Violation::Idle
+        }
+    }
+
     /// Plain-words name.
     pub fn name(self) -> &'static str {
         match self {
@@ -128,13 +141,7 @@ fn cycle(history: &History, ply: usize, occurrences: u32, checks_only: bool) -> 
         if records[j].key == key {
             found += 1;
             if found == needed {
-                let violation = if combined == Status::CHECK {
-                    Violation::PerpetualCheck
-                } else if combined == Status::CHASE && chased != 0 {
-                    Violation::PerpetualChase
-                } else {
-                    Violation::Idle
-                };
+                let violation = Violation::classify(combined, chased);
                 let color = history.position_at(ply).side_to_move();
                 return Some(SideCycle {
                     color,
@@ -152,6 +159,15 @@ fn cycle(history: &History, ply: usize, occurrences: u32, checks_only: bool) -> 
         }
     }
     None
+}
+
+/// The verdict between two sides' cycles: equal levels draw, the more serious violation loses.
+fn compare(a: &SideCycle, b: &SideCycle) -> Verdict {
+    match a.violation.cmp(&b.violation) {
+        std::cmp::Ordering::Equal => Verdict::Draw,
+        std::cmp::Ordering::Greater => Verdict::Win(b.color),
+        std::cmp::Ordering::Less => Verdict::Win(a.color),
+    }
 }
 
 /// Judges the repetition at `ply`: the cycle of the side to move there and the cycle of the other
@@ -172,11 +188,7 @@ pub fn judge_at(history: &History, ply: usize, config: &RuleConfig) -> Ruling {
     let Some(other) = side_cycle(history, ply - 1, config.occurrences) else {
         return undecided;
     };
-    let verdict = match to_move.violation.cmp(&other.violation) {
-        std::cmp::Ordering::Equal => Verdict::Draw,
-        std::cmp::Ordering::Greater => Verdict::Win(other.color),
-        std::cmp::Ordering::Less => Verdict::Win(to_move.color),
-    };
+    let verdict = compare(&to_move, &other);
     Ruling {
         verdict,
         ply,
@@ -224,11 +236,7 @@ pub fn judge_prune(
     let Some(theirs) = side_cycle(history, ply - 1, config.occurrences) else {
         return Verdict::Undecided;
     };
-    match ours.violation.cmp(&theirs.violation) {
-        std::cmp::Ordering::Equal => Verdict::Draw,
-        std::cmp::Ordering::Greater => Verdict::Win(theirs.color),
-        std::cmp::Ordering::Less => Verdict::Win(ours.color),
-    }
+    compare(&ours, &theirs)
 }
 
 /// The "perpetual check loses, all else draws" judge: rules the position at `ply` like `judge_at`
@@ -243,11 +251,7 @@ pub fn judge_checks_only(history: &History, ply: usize, occurrences: u32) -> Ver
     ) else {
         return Verdict::Undecided;
     };
-    match ours.violation.cmp(&theirs.violation) {
-        std::cmp::Ordering::Equal => Verdict::Draw,
-        std::cmp::Ordering::Greater => Verdict::Win(theirs.color),
-        std::cmp::Ordering::Less => Verdict::Win(ours.color),
-    }
+    compare(&ours, &theirs)
 }
 
 /// Whether the position at `ply` has occurred `occurrences` times in all since the last capture or
