@@ -4,9 +4,13 @@ use super::ordering::{MAX_PLY, MovePicker, see};
 use super::score::{self, DRAW, INFINITE, MATE_BOUND, REPETITION_LOSS, Score};
 use super::tt::Bound;
 use super::{RepetitionRule, Searcher};
+use crate::attacks::{horse_attackers_to, pawn_attackers_to, rook_attacks};
+use crate::bitboard::Bitboard;
 use crate::judge::{RuleConfig, Verdict, judge_checks_only, judge_prune, repeats};
-use crate::moves::Move;
+use crate::movegen::{GenType, generate};
+use crate::moves::{Move, MoveList};
 use crate::piece::PieceKind;
+use crate::position::Position;
 use std::sync::OnceLock;
 
 /// Late-move reduction table by depth and move number.
@@ -169,7 +173,7 @@ impl Searcher<'_> {
         // Step 1. Bookkeeping and limits.
         self.pv_len[ply] = 0;
         if depth <= 0 {
-            return self.quiescence(alpha, beta, ply);
+            return self.quiescence(alpha, beta, ply, true);
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
@@ -400,7 +404,8 @@ impl Searcher<'_> {
     }
 
     /// Captures only (all evasions in check) until the position is quiet.
-    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// `checks`: also try quiet moves that give check (the first quiescence ply only).
+    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, checks: bool) -> i32 {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         self.pv_len[ply] = 0;
@@ -437,19 +442,36 @@ impl Searcher<'_> {
         }
         let mut picker = MovePicker::captures(entry.and_then(|e| e.mv));
         let mut any = false;
-        while let Some(m) = picker.next(self.history.position(), &self.heur) {
+        // After the captures, on the first quiescence ply: quiet moves that may give check.
+        let mut quiet_checks: Option<MoveList> = None;
+        let mut next_check = 0;
+        loop {
+            let (m, is_check_try) = match picker.next(self.history.position(), &self.heur) {
+                Some(m) => (m, false),
+                None => {
+                    if !checks || in_check || best >= beta {
+                        break;
+                    }
+                    let list = quiet_checks
+                        .get_or_insert_with(|| checking_candidates(self.history.position()));
+                    let Some(&m) = list.get(next_check) else {
+                        break;
+                    };
+                    next_check += 1;
+                    (m, true)
+                }
+            };
             any = true;
             let pos = self.history.position();
-            if !in_check {
-                if pos.piece_at(m.to()).is_none() {
-                    continue;
-                }
-                if see(pos, m) < 0 {
-                    continue;
-                }
+            if !in_check && !is_check_try && (pos.piece_at(m.to()).is_none() || see(pos, m) < 0) {
+                continue;
             }
             self.history.push_legal(m);
-            let value = -self.quiescence(-beta, -alpha, ply + 1);
+            if is_check_try && !self.history.position().in_check() {
+                self.history.pop();
+                continue;
+            }
+            let value = -self.quiescence(-beta, -alpha, ply + 1, false);
             self.history.pop();
             if self.stopped {
                 return 0;
@@ -468,6 +490,53 @@ impl Searcher<'_> {
             return Score::mated_in(ply as u32).0;
         }
         best
+    }
+}
+
+/// Quiet moves of rooks, cannons, horses and pawns onto squares from which they would check the
+/// other king directly, not losing material by exchange. The caller confirms the check.
+fn checking_candidates(pos: &Position) -> MoveList {
+    let targets = check_squares(pos);
+    let mut quiets = MoveList::new();
+    generate(pos, GenType::Quiets, &mut quiets);
+    quiets.retain(|m| {
+        let Some(p) = pos.piece_at(m.from()) else {
+            return false;
+        };
+        let candidate = match p.kind {
+            PieceKind::Rook => targets.rook.has(m.to()),
+            PieceKind::Cannon => targets.cannon.has(m.to()),
+            PieceKind::Horse => targets.horse.has(m.to()),
+            PieceKind::Pawn => targets.pawn.has(m.to()),
+            _ => false,
+        };
+        candidate && see(pos, *m) >= 0
+    });
+    quiets
+}
+
+/// Squares from which each kind of piece of the side to move would check the other king directly.
+struct CheckSquares {
+    rook: Bitboard,
+    cannon: Bitboard,
+    horse: Bitboard,
+    pawn: Bitboard,
+}
+
+fn check_squares(pos: &Position) -> CheckSquares {
+    let us = pos.side_to_move();
+    let k = pos.king(us.flip());
+    let occ = pos.occupied();
+    let rook = rook_attacks(k, occ);
+    // A cannon checks from beyond exactly one screen: the squares a rook would reach from the king
+    // once the first blockers are lifted, minus those it reaches now.
+    let first = rook & occ;
+    let cannon = rook_attacks(k, occ - first) - rook - first;
+    CheckSquares {
+        rook,
+        cannon,
+        horse: horse_attackers_to(k, occ),
+        pawn: pawn_attackers_to(us, k),
     }
 }
 
