@@ -4,7 +4,7 @@
 
 use super::notation::Notation;
 use super::{ErrorKind, Format, MoveToken, RawGame, Start};
-use crate::piece::{Piece, PieceKind};
+use crate::piece::Piece;
 use crate::square::{Color, File, Rank, Square};
 
 /// Whether `text` holds a DhtmlXQ block.
@@ -41,26 +41,6 @@ fn value<'a>(block: &'a str, key: &str) -> Option<(&'a str, usize)> {
     Some((block.get(start..end)?, start))
 }
 
-/// The 16 slots of one side in `binit`: R N B A K A B N R C C P P P P P.
-const SLOTS: [PieceKind; 16] = [
-    PieceKind::Rook,
-    PieceKind::Horse,
-    PieceKind::Elephant,
-    PieceKind::Advisor,
-    PieceKind::King,
-    PieceKind::Advisor,
-    PieceKind::Elephant,
-    PieceKind::Horse,
-    PieceKind::Rook,
-    PieceKind::Cannon,
-    PieceKind::Cannon,
-    PieceKind::Pawn,
-    PieceKind::Pawn,
-    PieceKind::Pawn,
-    PieceKind::Pawn,
-    PieceKind::Pawn,
-];
-
 fn binit_board(text: &str) -> Result<Box<[Option<Piece>; 90]>, String> {
     let digits: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
     if digits.len() != 64 || !digits.iter().all(u8::is_ascii_digit) {
@@ -83,7 +63,7 @@ fn binit_board(text: &str) -> Result<Box<[Option<Piece>; 90]>, String> {
         if board[sq.index()].is_some() {
             return Err(format!("binit puts two pieces on {sq}"));
         }
-        board[sq.index()] = Some(Piece::new(color, SLOTS[slot % 16]));
+        board[sq.index()] = Some(Piece::new(color, super::PIECE_SLOTS[slot % 16]));
     }
     Ok(board)
 }

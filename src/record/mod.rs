@@ -22,6 +22,16 @@ use encoding::Encoding;
 use notation::{Notation, TokenError, resolve as resolve_token, shapes};
 use std::fmt;
 
+/// The order of one side's 16 pieces in DhtmlXQ `binit` strings and XQF piece tables:
+/// R N B A K A B N R C C P P P P P.
+pub(crate) const PIECE_SLOTS: [crate::piece::PieceKind; 16] = {
+    use crate::piece::PieceKind::*;
+    [
+        Rook, Horse, Elephant, Advisor, King, Advisor, Elephant, Horse, Rook, Cannon, Cannon, Pawn,
+        Pawn, Pawn, Pawn, Pawn,
+    ]
+};
+
 /// The container format of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {

@@ -6,7 +6,7 @@ use super::encoding::decode_gbk;
 use super::notation::Notation;
 use super::{ErrorKind, Format, MoveToken, RawGame, Start};
 use crate::moves::RankStyle;
-use crate::piece::{Piece, PieceKind};
+use crate::piece::Piece;
 use crate::square::{Color, File, Rank, Square};
 
 const HEADER: usize = 0x400;
@@ -58,25 +58,6 @@ impl Keys {
         }
     }
 }
-
-const SLOTS: [PieceKind; 16] = [
-    PieceKind::Rook,
-    PieceKind::Horse,
-    PieceKind::Elephant,
-    PieceKind::Advisor,
-    PieceKind::King,
-    PieceKind::Advisor,
-    PieceKind::Elephant,
-    PieceKind::Horse,
-    PieceKind::Rook,
-    PieceKind::Cannon,
-    PieceKind::Cannon,
-    PieceKind::Pawn,
-    PieceKind::Pawn,
-    PieceKind::Pawn,
-    PieceKind::Pawn,
-    PieceKind::Pawn,
-];
 
 fn square(byte: u8) -> Option<Square> {
     if byte > 89 {
@@ -188,7 +169,7 @@ pub fn read(bytes: &[u8]) -> Result<RawGame, ErrorKind> {
                 "XQF piece table puts two pieces on {sq}"
             )));
         }
-        board[sq.index()] = Some(Piece::new(color, SLOTS[slot % 16]));
+        board[sq.index()] = Some(Piece::new(color, super::PIECE_SLOTS[slot % 16]));
     }
 
     let mut body = bytes[HEADER..].to_vec();
