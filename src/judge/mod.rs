@@ -70,7 +70,9 @@ pub struct RuleConfig {
     /// How many times a position must have occurred (counting the latest) to make a repetition:
     /// 2 is the first recurrence, 3 the usual game rule.
     pub occurrences: u32,
-    /// How protection is judged.
+    /// How protection is judged, for histories built from this configuration (the referee and
+    /// the engine create their `History` with it). The judging functions read the statuses the
+    /// `History` worked out under its own policy (`History::policy`).
     pub protection: ProtectionPolicy,
 }
 
