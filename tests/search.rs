@@ -57,6 +57,27 @@ fn avoids_completing_a_perpetual_check() {
 }
 
 #[test]
+fn wins_by_the_rules_when_breaking_off_and_going_on_both_lose() {
+    // WXF diagram 34 (case 50): Black's cannon dodges Red's rook between h7 and c7, each time
+    // threatening mate on the back rank; Red may not chase the unprotected cannon for ever, and
+    // breaking off allows the mate. After two full cycles Black goes on (h7c7) and wins by the
+    // rules: the position recurs a third time with Red's perpetual chase against Black's idle moves.
+    let fen_text = "3aka3/7R1/7c1/9/9/9/9/9/4A4/3AK1p2 b";
+    let cycles = [
+        "h7c7", "h8c8", "c7h7", "c8h8", "h7c7", "h8c8", "c7h7", "c8h8",
+    ];
+    let black = search(fen_text, &cycles, 8);
+    assert_eq!(black.best.unwrap().to_string(), "h7c7", "{black:?}");
+    assert!(black.score.0 >= REPETITION_LOSS - 10, "{black:?}");
+    // One ply later Red sees it has lost whatever it does: the chase loses by the rules and
+    // anything else is mated, which is worse.
+    let mut moves = cycles.to_vec();
+    moves.push("h7c7");
+    let red = search(fen_text, &moves, 8);
+    assert!(red.score.0 <= -REPETITION_LOSS + 10, "{red:?}");
+}
+
+#[test]
 fn same_choice_with_colours_swapped() {
     let pos = fen::parse_lenient("c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w")
         .unwrap()
