@@ -210,7 +210,7 @@ fn side_score(pos: &Position, us: Color) -> i32 {
         3 => 8,
         _ => 10,
     };
-    let pressure = 2 * bonus + hits * weight * (2 + missing_advisors) / 4;
+    let pressure = 3 * bonus + hits * weight * (2 + missing_advisors) * 3 / 8;
     score + pressure + guard_score(pos, us) + phase_adjustment(pos, us) + structure_score(pos, us)
 }
 
