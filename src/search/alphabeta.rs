@@ -203,16 +203,9 @@ impl Searcher<'_> {
         if let Some(e) = entry
             && !pv_node
             && e.depth >= depth
+            && let Some(v) = e.cutoff(alpha, beta, ply)
         {
-            let v = Score::from_tt(e.score, ply as u32).0;
-            let fits = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => v >= beta,
-                Bound::Upper => v <= alpha,
-            };
-            if fits {
-                return v;
-            }
+            return v;
         }
 
         // Step 5. Static evaluation.
@@ -419,16 +412,8 @@ impl Searcher<'_> {
         }
         let key = pos.key();
         let entry = self.tt.probe(key);
-        if let Some(e) = entry {
-            let v = Score::from_tt(e.score, ply as u32).0;
-            let fits = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => v >= beta,
-                Bound::Upper => v <= alpha,
-            };
-            if fits {
-                return v;
-            }
+        if let Some(v) = entry.and_then(|e| e.cutoff(alpha, beta, ply)) {
+            return v;
         }
         let mut best = -INFINITE;
         if !in_check {

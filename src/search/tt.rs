@@ -31,6 +31,20 @@ pub struct Entry {
     pub bound: Bound,
 }
 
+impl Entry {
+    /// The stored score read back at `ply`, if its bound settles the window `alpha..beta`.
+    #[inline]
+    pub fn cutoff(&self, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+        let v = crate::search::score::Score::from_tt(self.score, ply as u32).0;
+        let settles = match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => v >= beta,
+            Bound::Upper => v <= alpha,
+        };
+        settles.then_some(v)
+    }
+}
+
 #[derive(Default)]
 struct Slot {
     check: AtomicU64,
