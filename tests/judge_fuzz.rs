@@ -5,6 +5,9 @@
 //! Each playout is reproducible from its seed; a failure prints the seed, the start FEN and the
 //! moves played. `XQ_FUZZ_PLAYOUTS=N` changes the number of playouts per start kind.
 
+mod common;
+
+use common::Rng;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use xq::fen;
 use xq::judge::{
@@ -16,32 +19,12 @@ use xq::moves::Move;
 use xq::position::Position;
 use xq::square::Color;
 
-/// xorshift64*: small, fast and good enough to pick moves.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        // Mix the seed so that consecutive seeds give unrelated streams; never zero.
-        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        Rng((z ^ (z >> 31)) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn percent(&mut self, p: u64) -> bool {
-        self.next() % 100 < p
-    }
+/// A generator whose seed is mixed first, so that consecutive seeds give unrelated streams.
+fn seeded(seed: u64) -> Rng {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    Rng::new((z ^ (z >> 31)) | 1)
 }
 
 const POLICIES: [ProtectionPolicy; 2] = [
@@ -164,14 +147,14 @@ fn build(start: &Position, moves: &[Move], policy: ProtectionPolicy) -> History 
 /// sometimes the move it made two turns ago again, otherwise any legal move.
 fn choose(rng: &mut Rng, pos: &Position, moves: &[Move]) -> Option<Move> {
     let n = moves.len();
-    if n >= 2 && rng.percent(80) {
+    if n >= 2 && rng.chance(80, 100) {
         let prev = moves[n - 2];
         let back = Move::new(prev.to(), prev.from());
         if pos.is_legal(back) {
             return Some(back);
         }
     }
-    if n >= 4 && rng.percent(30) && pos.is_legal(moves[n - 4]) {
+    if n >= 4 && rng.chance(30, 100) && pos.is_legal(moves[n - 4]) {
         return Some(moves[n - 4]);
     }
     let legal = legal_moves(pos);
@@ -187,7 +170,7 @@ fn playout(
     plies: usize,
     played: &mut Vec<Move>,
 ) -> Tally {
-    let mut rng = Rng::new(seed);
+    let mut rng = seeded(seed);
     let mut hs: Vec<History> = POLICIES
         .iter()
         .map(|&p| History::new(start.clone(), p))
@@ -213,10 +196,10 @@ fn playout(
         }
 
         // A search-like probe: push a move, judge, take it back; nothing earlier may change.
-        if rng.percent(40) {
+        if rng.chance(40, 100) {
             let legal = legal_moves(hs[0].position());
             if !legal.is_empty() {
-                let probe = if rng.percent(50) && played.len() >= 2 {
+                let probe = if rng.chance(50, 100) && played.len() >= 2 {
                     let prev = played[played.len() - 2];
                     let back = Move::new(prev.to(), prev.from());
                     if hs[0].position().is_legal(back) {
@@ -254,7 +237,7 @@ fn playout(
         }
 
         // A history rebuilt from the moves agrees with the one that went through probes.
-        if rng.percent(5) {
+        if rng.chance(5, 100) {
             for h in &hs {
                 let rebuilt = build(start, played, h.policy());
                 assert_eq!(
@@ -419,9 +402,13 @@ fn judge_survives_random_repetitive_playouts() {
         let count = if i == 0 { per_start * 40 } else { per_start };
         for k in 0..count {
             let seed = (i as u64) << 32 | k;
-            let mut rng = Rng::new(seed ^ 0xA5A5);
+            let mut rng = seeded(seed ^ 0xA5A5);
             // From a case: half the time its own line first, then a shorter playout.
-            let prefix: &[Move] = if rng.percent(50) { &start.prefix } else { &[] };
+            let prefix: &[Move] = if rng.chance(50, 100) {
+                &start.prefix
+            } else {
+                &[]
+            };
             let plies = if i == 0 {
                 120 + rng.below(120)
             } else {

@@ -5,6 +5,9 @@
 //!
 //! The run is seeded and reproducible; `XQ_FUZZ_INPUTS=N` changes the number of inputs per kind.
 
+mod common;
+
+use common::Rng;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use xq::judge::{ProtectionPolicy, RuleConfig};
 use xq::movegen::legal_moves;
@@ -13,26 +16,6 @@ use xq::position::Position;
 use xq::record::describe::{write_chinese, write_san, write_wxf};
 use xq::record::notation::{Notation, resolve};
 use xq::referee::judge_bytes;
-
-/// xorshift64*.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
-}
 
 fn inputs(default: usize) -> usize {
     std::env::var("XQ_FUZZ_INPUTS")
@@ -130,7 +113,7 @@ const CONFIG: RuleConfig = RuleConfig {
 #[test]
 fn text_readers_survive_mutations() {
     let samples: Vec<Vec<u8>> = TEXT_SAMPLES.iter().map(|p| sample(p)).collect();
-    let mut rng = Rng(0x5EED_0001);
+    let mut rng = Rng::new(0x5EED_0001);
     for i in 0..inputs(150_000) {
         let source = &samples[rng.below(samples.len())];
         // A window of the file: usually part of one or two games, sometimes cut mid-character.
@@ -149,7 +132,7 @@ fn text_readers_survive_mutations() {
 
 #[test]
 fn random_bytes_and_encodings_survive() {
-    let mut rng = Rng(0x5EED_0002);
+    let mut rng = Rng::new(0x5EED_0002);
     for i in 0..inputs(80_000) {
         let len = rng.below(200);
         let mut data: Vec<u8> = (0..len)
@@ -157,7 +140,7 @@ fn random_bytes_and_encodings_survive() {
                 if rng.below(2) == 0 {
                     INTERESTING[rng.below(INTERESTING.len())]
                 } else {
-                    rng.next() as u8
+                    rng.next_u64() as u8
                 }
             })
             .collect();
@@ -184,7 +167,7 @@ fn xqf_reader_survives_mutations() {
     .iter()
     .map(|p| sample(p))
     .collect();
-    let mut rng = Rng(0x5EED_0003);
+    let mut rng = Rng::new(0x5EED_0003);
     for i in 0..inputs(60_000) {
         let mut data = samples[rng.below(samples.len())].clone();
         // Keep the move area short: a cut-off file is one of the cases to survive.
@@ -199,7 +182,7 @@ fn xqf_reader_survives_mutations() {
             } else {
                 rng.below(len)
             };
-            data[i] = rng.next() as u8;
+            data[i] = rng.next_u64() as u8;
         }
         if rng.below(8) == 0 {
             data[2] = [10, 11, 12, 18][rng.below(4)];
@@ -212,7 +195,7 @@ fn xqf_reader_survives_mutations() {
 /// panic and resolve only to legal moves.
 #[test]
 fn move_tokens_survive_mutations() {
-    let mut rng = Rng(0x5EED_0004);
+    let mut rng = Rng::new(0x5EED_0004);
     let notations = [
         Notation::Wxf,
         Notation::Chinese,
