@@ -916,6 +916,17 @@ fn first_word(line: &str) -> Option<&str> {
     line.split_ascii_whitespace().next()
 }
 
+/// `c` if no words follow the command, else an error naming the first extra word.
+fn expect_end(command: &'static str, rest: &[&str], c: Command) -> Result<Command, CommandError> {
+    match rest.first() {
+        None => Ok(c),
+        Some(w) => Err(CommandError::Unexpected {
+            command,
+            word: clip(w),
+        }),
+    }
+}
+
 /// A word from the input, shortened for an error message.
 fn clip(word: &str) -> String {
     const MAX: usize = 40;

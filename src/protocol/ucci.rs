@@ -4,8 +4,8 @@
 //! ranks 0–9.
 
 use super::{
-    Active, Command, CommandError, Context, Go, check_hash_size, clip, parse_count, parse_moves,
-    parse_setup, parse_time, pv_text,
+    Active, Command, CommandError, Context, Go, check_hash_size, clip, expect_end, parse_count,
+    parse_moves, parse_setup, parse_time, pv_text,
 };
 use crate::engine::Engine;
 use crate::moves::{Move, RankStyle};
@@ -93,16 +93,9 @@ fn parse_words(line: &str, ctx: &Context) -> Result<Command, CommandError> {
     let Some((&first, rest)) = words.split_first() else {
         return Err(CommandError::Unknown(String::new()));
     };
-    let no_more = |command: &'static str, c: Command| match rest.first() {
-        None => Ok(c),
-        Some(w) => Err(CommandError::Unexpected {
-            command,
-            word: clip(w),
-        }),
-    };
     match first {
-        "ucci" => no_more("ucci", Command::Hello),
-        "isready" => no_more("isready", Command::IsReady),
+        "ucci" => expect_end("ucci", rest, Command::Hello),
+        "isready" => expect_end("isready", rest, Command::IsReady),
         "setoption" => parse_setoption(rest),
         "position" => Ok(Command::Position(parse_setup(
             "position",
@@ -119,15 +112,15 @@ fn parse_words(line: &str, ctx: &Context) -> Result<Command, CommandError> {
                 word: clip(w),
             }),
         },
-        "stop" => no_more("stop", Command::Stop),
+        "stop" => expect_end("stop", rest, Command::Stop),
         "probe" => Ok(Command::Probe(parse_setup(
             "probe",
             rest,
             RankStyle::ZeroToNine,
         )?)),
-        "quit" => no_more("quit", Command::Quit),
+        "quit" => expect_end("quit", rest, Command::Quit),
         // Not in UCCI 3.0, but clients send it; UCI2WB in UCCI mode sends `uxinewgame`.
-        "uccinewgame" | "uxinewgame" => no_more("uccinewgame", Command::NewGame),
+        "uccinewgame" | "uxinewgame" => expect_end("uccinewgame", rest, Command::NewGame),
         other => Err(CommandError::Unknown(clip(other))),
     }
 }

@@ -3,8 +3,8 @@
 //! the `Ranks` option choosing between ranks 0–9 (the default) and 1–10 for all move text.
 
 use super::{
-    Command, CommandError, Context, Go, MAX_PERFT_DEPTH, check_hash_size, clip, parse_count,
-    parse_move, parse_setup, parse_time, pv_text,
+    Command, CommandError, Context, Go, MAX_PERFT_DEPTH, check_hash_size, clip, expect_end,
+    parse_count, parse_move, parse_setup, parse_time, pv_text,
 };
 use crate::engine::Engine;
 use crate::moves::{Move, RankStyle};
@@ -102,29 +102,22 @@ pub(super) fn parse(line: &str, ctx: &Context) -> Result<Command, CommandError> 
     let Some((&first, rest)) = words.split_first() else {
         return Err(CommandError::Unknown(String::new()));
     };
-    let no_more = |command: &'static str, c: Command| match rest.first() {
-        None => Ok(c),
-        Some(w) => Err(CommandError::Unexpected {
-            command,
-            word: clip(w),
-        }),
-    };
     match first {
-        "uci" => no_more("uci", Command::Hello),
-        "isready" => no_more("isready", Command::IsReady),
-        "ucinewgame" => no_more("ucinewgame", Command::NewGame),
+        "uci" => expect_end("uci", rest, Command::Hello),
+        "isready" => expect_end("isready", rest, Command::IsReady),
+        "ucinewgame" => expect_end("ucinewgame", rest, Command::NewGame),
         "setoption" => parse_setoption(rest),
         "position" => Ok(Command::Position(parse_setup("position", rest, ctx.ranks)?)),
         "fen" | "startpos" => Ok(Command::Position(parse_setup(
             "position", &words, ctx.ranks,
         )?)),
         "go" => Ok(Command::Go(parse_go(rest, ctx)?)),
-        "stop" => no_more("stop", Command::Stop),
-        "ponderhit" => no_more("ponderhit", Command::PonderHit { draw: false }),
-        "quit" => no_more("quit", Command::Quit),
-        "d" => no_more("d", Command::Show),
-        "eval" => no_more("eval", Command::Eval),
-        "flip" => no_more("flip", Command::Flip),
+        "stop" => expect_end("stop", rest, Command::Stop),
+        "ponderhit" => expect_end("ponderhit", rest, Command::PonderHit { draw: false }),
+        "quit" => expect_end("quit", rest, Command::Quit),
+        "d" => expect_end("d", rest, Command::Show),
+        "eval" => expect_end("eval", rest, Command::Eval),
+        "flip" => expect_end("flip", rest, Command::Flip),
         "debug" => match rest {
             ["on"] => Ok(Command::Debug(true)),
             ["off"] => Ok(Command::Debug(false)),
