@@ -1,10 +1,12 @@
 //! `Engine`: owns the game (start position, moves, judge history), the transposition table and
 //! the options; runs searches on a worker thread and hands progress to a callback. It never prints.
 
+use crate::eval::EvalChoice;
 use crate::fen;
 use crate::judge::{History, IllegalMove, ProtectionPolicy};
 use crate::moves::Move;
-use crate::options::{ENGINE_OPTIONS, OptionError, OptionSpec, OptionValue};
+use crate::nnue::Network;
+use crate::options::{EMBEDDED_NET, ENGINE_OPTIONS, OptionError, OptionSpec, OptionValue};
 use crate::position::Position;
 use crate::search::ordering::Heuristics;
 use crate::search::time::Limits;
@@ -38,6 +40,10 @@ pub struct Engine {
     banned: Vec<Move>,
     config: SearchConfig,
     hash_mb: usize,
+    /// The net for the NNUE evaluation; `None` until one is needed (then the embedded net).
+    net: Option<Arc<Network>>,
+    /// Whether the search evaluates with the net (option `Evaluation`).
+    use_nnue: bool,
     state: Arc<Mutex<State>>,
     signals: Arc<Signals>,
     worker: Option<JoinHandle<()>>,
@@ -58,6 +64,8 @@ impl Engine {
             banned: Vec::new(),
             config: SearchConfig::default(),
             hash_mb,
+            net: None,
+            use_nnue: false,
             state: Arc::new(Mutex::new(State {
                 tt: TranspositionTable::new(hash_mb),
                 heur: Heuristics::new(),
@@ -96,9 +104,41 @@ impl Engine {
                     RepetitionRule::Wxf
                 }
             }
+            ("Evaluation", OptionValue::Text(t)) => {
+                self.use_nnue = t == "nnue";
+                self.update_eval();
+            }
+            ("EvalFile", OptionValue::Text(t)) => {
+                let net = if t.is_empty() || t == EMBEDDED_NET {
+                    Network::embedded()
+                } else {
+                    // On failure the current net stays.
+                    Arc::new(Network::load(&t).map_err(|e| OptionError::Rejected {
+                        name: spec.name.to_string(),
+                        reason: e.to_string(),
+                    })?)
+                };
+                self.net = Some(net);
+                self.update_eval();
+            }
             _ => {}
         }
         Ok(())
+    }
+
+    /// Makes the search settings follow the `Evaluation` and `EvalFile` options.
+    fn update_eval(&mut self) {
+        self.config.eval = if self.use_nnue {
+            EvalChoice::Nnue(self.net.get_or_insert_with(Network::embedded).clone())
+        } else {
+            EvalChoice::Handcrafted
+        };
+    }
+
+    /// The static evaluation of `pos` for its side to move, in centipawns, with the evaluation
+    /// the search uses.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        self.config.eval.evaluate(pos)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {

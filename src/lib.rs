@@ -13,6 +13,7 @@ pub mod fen;
 pub mod judge;
 pub mod movegen;
 pub mod moves;
+pub mod nnue;
 pub mod options;
 pub mod perft;
 pub mod piece;

@@ -26,6 +26,12 @@ enum Command {
         /// Use the "perpetual check loses, all else draws" rule instead of the full WXF rules.
         #[arg(long)]
         checks_only: bool,
+        /// The evaluation to search with.
+        #[arg(long, value_parser = ["handcrafted", "nnue"], default_value = "handcrafted")]
+        eval: String,
+        /// The net file for `--eval nnue` (default: the embedded net).
+        #[arg(long, value_name = "FILE")]
+        evalfile: Option<String>,
     },
     /// Judge game records: replay each game, rule mate, stalemate and WXF repetitions, explain.
     Referee(xq::referee_cli::RefereeArgs),
@@ -50,14 +56,28 @@ fn main() -> ExitCode {
         None => xq::protocol::run(std::io::BufReader::new(std::io::stdin()), std::io::stdout()),
         Some(Command::Referee(args)) => xq::referee_cli::run_cli(args),
         Some(Command::Match(args)) => xq::arena::run_cli(*args),
-        Some(Command::Bench { depth, checks_only }) => {
+        Some(Command::Bench {
+            depth,
+            checks_only,
+            eval,
+            evalfile,
+        }) => {
             let depth = depth.unwrap_or(xq::bench::DEFAULT_DEPTH);
-            let options: &[(&str, &str)] = if checks_only {
-                &[("RepetitionRule", "check-only")]
-            } else {
-                &[]
-            };
-            let result = xq::bench::run_with(depth, options);
+            let mut options: Vec<(&str, &str)> = Vec::new();
+            if checks_only {
+                options.push(("RepetitionRule", "check-only"));
+            }
+            if let Some(path) = &evalfile {
+                if let Err(e) = xq::nnue::Network::load(path) {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+                options.push(("EvalFile", path));
+            }
+            if eval != "handcrafted" {
+                options.push(("Evaluation", &eval));
+            }
+            let result = xq::bench::run_with(depth, &options);
             for (i, n) in result.per_position.iter().enumerate() {
                 println!("Position {}: {n} nodes", i + 1);
             }

@@ -91,7 +91,23 @@ pub const ENGINE_OPTIONS: &[OptionSpec] = &[
             values: &["wxf", "check-only"],
         },
     },
+    OptionSpec {
+        name: "Evaluation",
+        kind: OptionKind::Combo {
+            default: "handcrafted",
+            values: &["handcrafted", "nnue"],
+        },
+    },
+    OptionSpec {
+        name: "EvalFile",
+        kind: OptionKind::Text {
+            default: EMBEDDED_NET,
+        },
+    },
 ];
+
+/// The `EvalFile` value naming the net embedded in the binary.
+pub const EMBEDDED_NET: &str = "<embedded>";
 
 /// A value given for an option.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -120,6 +136,13 @@ pub enum OptionError {
         /// What is allowed.
         expected: String,
     },
+    /// The value has the right type but could not be used (a net file that does not load).
+    Rejected {
+        /// The option.
+        name: String,
+        /// Why.
+        reason: String,
+    },
 }
 
 impl fmt::Display for OptionError {
@@ -133,6 +156,7 @@ impl fmt::Display for OptionError {
             } => {
                 write!(f, "option {name}: value {value:?} is not {expected}")
             }
+            OptionError::Rejected { name, reason } => write!(f, "option {name}: {reason}"),
         }
     }
 }

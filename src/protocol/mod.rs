@@ -623,7 +623,7 @@ impl<W: Write> Session<W> {
             Command::Show => self.show()?,
             Command::Eval => {
                 let pos = self.engine.position().clone();
-                let value = static_eval(&pos);
+                let value = self.engine.evaluate(&pos);
                 self.write_line(&format!(
                     "Static evaluation: {value} cp for {} (side to move)",
                     pos.side_to_move().name()
@@ -718,7 +718,7 @@ impl<W: Write> Session<W> {
             return self.write_line(&format!("Nodes searched: {total}"));
         }
         if go.static_eval {
-            let line = ucci::static_eval_line(static_eval(&pos));
+            let line = ucci::static_eval_line(self.engine.evaluate(&pos));
             self.write_line(&line)?;
             return self.write_line("nobestmove");
         }
@@ -883,10 +883,6 @@ fn usable_ponder(root: &Position, result: &SearchResult) -> Option<Move> {
     }
     pos.play(ponder);
     (!legal_moves(&pos).is_empty()).then_some(ponder)
-}
-
-fn static_eval(pos: &Position) -> i32 {
-    crate::eval::Evaluator::default().evaluate(pos)
 }
 
 /// The board as text, Black at the top, with file letters and rank numbers.

@@ -324,6 +324,8 @@ pub(super) fn set_option(
             engine.set_option("Threads", &n.to_string())?;
         }
         "newgame" => engine.new_game(),
+        "evalfile" => engine.set_option("EvalFile", value.unwrap_or(""))?,
+        "evaluation" => engine.set_option("Evaluation", value.unwrap_or(""))?,
         "promotion" => {
             if parse_check(key, value)? {
                 return Ok(Some(

@@ -68,6 +68,7 @@ impl Searcher<'_> {
         for i in self.pv_index..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             self.nodes += 1;
+            self.eval.push_move(self.history.position(), m);
             self.history.push_legal(m);
             let gives_check = self.history.position().in_check();
             let new_depth = depth - 1 + i32::from(gives_check || in_check);
@@ -81,6 +82,7 @@ impl Searcher<'_> {
                 v
             };
             self.history.pop();
+            self.eval.pop();
             if self.stopped {
                 return best;
             }
@@ -248,9 +250,11 @@ impl Searcher<'_> {
                 && beta.abs() < MATE_BOUND
             {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                self.eval.push_null();
                 self.history.push_null();
                 let v = -self.negamax(-beta, -beta + 1, depth - r, ply + 1, false);
                 self.history.pop();
+                self.eval.pop();
                 if self.stopped {
                     return 0;
                 }
@@ -308,6 +312,7 @@ impl Searcher<'_> {
             }
 
             self.nodes += 1;
+            self.eval.push_move(self.history.position(), m);
             self.history.push_legal(m);
             let gives_check = self.history.position().in_check();
             // Step 11. Extensions.
@@ -339,6 +344,7 @@ impl Searcher<'_> {
                 v
             };
             self.history.pop();
+            self.eval.pop();
             if self.stopped {
                 return 0;
             }
@@ -451,13 +457,16 @@ impl Searcher<'_> {
             if !in_check && !is_check_try && (pos.piece_at(m.to()).is_none() || see(pos, m) < 0) {
                 continue;
             }
+            self.eval.push_move(self.history.position(), m);
             self.history.push_legal(m);
             if is_check_try && !self.history.position().in_check() {
                 self.history.pop();
+                self.eval.pop();
                 continue;
             }
             let value = -self.quiescence(-beta, -alpha, ply + 1, false);
             self.history.pop();
+            self.eval.pop();
             if self.stopped {
                 return 0;
             }

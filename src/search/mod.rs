@@ -7,7 +7,7 @@ pub mod score;
 pub mod time;
 pub mod tt;
 
-use crate::eval::Evaluator;
+use crate::eval::{EvalChoice, Evaluator};
 use crate::judge::{History, ProtectionPolicy};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
@@ -41,6 +41,8 @@ pub struct SearchConfig {
     pub threads: usize,
     /// Protection policy of the judge.
     pub protection: ProtectionPolicy,
+    /// The evaluation.
+    pub eval: EvalChoice,
 }
 
 impl Default for SearchConfig {
@@ -51,6 +53,7 @@ impl Default for SearchConfig {
             move_overhead: Duration::from_millis(30),
             threads: 1,
             protection: ProtectionPolicy::default(),
+            eval: EvalChoice::default(),
         }
     }
 }
@@ -161,10 +164,11 @@ impl<'a> Searcher<'a> {
             })
             .collect();
         let deadlines = Deadlines::new(&limits, config.move_overhead, start);
+        let eval = Evaluator::new(&config.eval, history.position());
         Searcher {
             history,
             root_ply,
-            eval: Evaluator::default(),
+            eval,
             tt,
             signals,
             heur,

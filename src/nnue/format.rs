@@ -1,0 +1,457 @@
+//! The net file: architecture constants, the quantised weights it carries, and its byte layout
+//! (header, payload, checksum) as specified in `nnue/FORMAT.md`.
+
+use std::fmt;
+
+/// Input features per perspective: 2 (own / opponent) × 7 piece kinds × 90 squares.
+pub const INPUTS: usize = 1260;
+/// Hidden neurons per perspective (accumulator width).
+pub const HIDDEN: usize = 128;
+/// Quantisation of the first layer (`W0`, `b0`) and of the activation range.
+pub const QA: i32 = 255;
+/// Quantisation of the output weights `W1`.
+pub const QB: i32 = 64;
+/// Output scale: centipawns = `v × SCALE / (QA × QB)`.
+pub const SCALE: i32 = 400;
+
+/// The largest output weight in absolute value: `clamp(a, 0, QA) × w` must fit an i16.
+pub const MAX_OUTPUT_WEIGHT: i16 = 127;
+const _: () = assert!(QA * MAX_OUTPUT_WEIGHT as i32 <= i16::MAX as i32);
+
+/// The four bytes every net file starts with.
+pub const MAGIC: [u8; 4] = *b"XQNN";
+/// The format version this build reads and writes.
+pub const VERSION: u32 = 1;
+/// The fixed description of the architecture; its FNV-1a 32 hash goes into the header, so a file
+/// made for another feature set, size, activation or scale is refused.
+pub const ARCHITECTURE: &str = "xq-nnue v1: 2x(1260->128) screlu, out 256->1, QA255 QB64 SCALE400";
+/// FNV-1a 32 of [`ARCHITECTURE`].
+pub const ARCHITECTURE_HASH: u32 = fnv1a_32(ARCHITECTURE.as_bytes());
+/// Header size in bytes; the payload starts here.
+pub const HEADER_LEN: usize = 64;
+/// Payload size in bytes: `W0`, `b0`, `W1` as i16, then `b1` as i32.
+pub const PAYLOAD_LEN: usize = (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) * 2 + 4;
+/// Size of a whole net file in bytes.
+pub const FILE_LEN: usize = HEADER_LEN + PAYLOAD_LEN;
+
+const _: () = assert!(FILE_LEN == 323_396);
+
+/// FNV-1a, 32 bits.
+pub const fn fnv1a_32(bytes: &[u8]) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    let mut i = 0;
+    while i < bytes.len() {
+        h ^= bytes[i] as u32;
+        h = h.wrapping_mul(0x0100_0193);
+        i += 1;
+    }
+    h
+}
+
+/// FNV-1a, 64 bits (the payload checksum).
+pub const fn fnv1a_64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut i = 0;
+    while i < bytes.len() {
+        h ^= bytes[i] as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        i += 1;
+    }
+    h
+}
+
+/// Quantised weights, the payload of a net file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetWeights {
+    /// First layer, `INPUTS × HIDDEN`: one row of `HIDDEN` per feature.
+    pub w0: Vec<i16>,
+    /// First-layer bias, `HIDDEN`.
+    pub b0: Vec<i16>,
+    /// Output weights, `2 × HIDDEN`: the first half multiplies the side to move's activations, the
+    /// second half the other side's.
+    pub w1: Vec<i16>,
+    /// Output bias, scaled by `QA × QB`.
+    pub b1: i32,
+}
+
+impl NetWeights {
+    /// A deterministic small random net for tests and development: `|w0|, |b0| ≤ 0.3 × QA`,
+    /// `|w1| ≤ 127`, `|b1| ≤ QA × QB`.
+    pub fn random(seed: u64) -> NetWeights {
+        let mut state = seed;
+        let mut next = move || {
+            // SplitMix64.
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let mut uniform = |bound: i32| -> i32 {
+            let span = (2 * bound + 1) as u64;
+            (next() % span) as i32 - bound
+        };
+        let first = QA * 3 / 10;
+        let w0 = (0..INPUTS * HIDDEN)
+            .map(|_| uniform(first) as i16)
+            .collect();
+        let b0 = (0..HIDDEN).map(|_| uniform(first) as i16).collect();
+        let w1 = (0..2 * HIDDEN).map(|_| uniform(127) as i16).collect();
+        let b1 = uniform(QA * QB);
+        NetWeights { w0, b0, w1, b1 }
+    }
+
+    /// Whether the vectors have the sizes the architecture needs.
+    fn has_architecture_sizes(&self) -> bool {
+        self.w0.len() == INPUTS * HIDDEN && self.b0.len() == HIDDEN && self.w1.len() == 2 * HIDDEN
+    }
+}
+
+/// Why a byte string is not a net this build can use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetError {
+    /// Shorter than the header, or than the payload the header announces.
+    Truncated {
+        /// Bytes present.
+        len: usize,
+        /// Bytes needed.
+        needed: usize,
+    },
+    /// The file does not start with `XQNN`.
+    BadMagic {
+        /// The first four bytes.
+        found: [u8; 4],
+    },
+    /// A format version this build does not read.
+    BadVersion {
+        /// The version in the file.
+        found: u32,
+    },
+    /// The file was made for another architecture.
+    BadArchitecture {
+        /// The hash in the file.
+        found: u32,
+        /// The hash of this build's architecture.
+        expected: u32,
+    },
+    /// A layer size or scale differs from this build's.
+    BadDimensions {
+        /// Which header field: `inputs`, `hidden`, `QA`, `QB` or `SCALE`.
+        field: &'static str,
+        /// The value in the file.
+        found: u32,
+        /// The value this build needs.
+        expected: u32,
+    },
+    /// The reserved header bytes are not all zero.
+    BadReserved,
+    /// The payload length (declared or actual) is not the architecture's.
+    BadLength {
+        /// The length found.
+        found: u64,
+        /// The length needed.
+        expected: u64,
+    },
+    /// An output weight outside ±127, the range the 16-bit output kernel needs.
+    BadWeight {
+        /// Its index in `W1`.
+        index: usize,
+        /// Its value.
+        value: i16,
+    },
+    /// The payload does not match its checksum.
+    BadChecksum {
+        /// The checksum in the header.
+        stored: u64,
+        /// The checksum of the payload present.
+        computed: u64,
+    },
+    /// A net file could not be read.
+    Io {
+        /// The path.
+        path: String,
+        /// The system's message.
+        message: String,
+    },
+}
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetError::Truncated { len, needed } => {
+                write!(f, "net file truncated: {len} bytes, need {needed}")
+            }
+            NetError::BadMagic { found } => {
+                write!(f, "not a net file: magic {found:02x?}, expected \"XQNN\"")
+            }
+            NetError::BadVersion { found } => {
+                write!(f, "net format version {found}, this build reads {VERSION}")
+            }
+            NetError::BadArchitecture { found, expected } => write!(
+                f,
+                "net architecture hash {found:#010x}, this build expects {expected:#010x}"
+            ),
+            NetError::BadDimensions {
+                field,
+                found,
+                expected,
+            } => write!(
+                f,
+                "net header field {field} is {found}, expected {expected}"
+            ),
+            NetError::BadReserved => f.write_str("net header reserved bytes are not zero"),
+            NetError::BadLength { found, expected } => {
+                write!(f, "net payload length {found}, expected {expected}")
+            }
+            NetError::BadChecksum { stored, computed } => write!(
+                f,
+                "net payload checksum {computed:#018x} does not match the header's {stored:#018x}"
+            ),
+            NetError::BadWeight { index, value } => write!(
+                f,
+                "net output weight W1[{index}] = {value} is outside -127..=127"
+            ),
+            NetError::Io { path, message } => write!(f, "cannot read net file {path}: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for NetError {}
+
+/// Writes `w` as a net file: the 64-byte header, then the payload (`nnue/FORMAT.md`).
+///
+/// # Panics
+/// If the weight vectors do not have the architecture's sizes (a programming error).
+pub fn encode(w: &NetWeights) -> Vec<u8> {
+    assert!(
+        w.has_architecture_sizes(),
+        "weights of the wrong shape for this architecture"
+    );
+    let mut payload = Vec::with_capacity(PAYLOAD_LEN);
+    for v in w.w0.iter().chain(&w.b0).chain(&w.w1) {
+        payload.extend_from_slice(&v.to_le_bytes());
+    }
+    payload.extend_from_slice(&w.b1.to_le_bytes());
+    debug_assert_eq!(payload.len(), PAYLOAD_LEN);
+
+    let mut out = Vec::with_capacity(FILE_LEN);
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&ARCHITECTURE_HASH.to_le_bytes());
+    for v in header_dimensions() {
+        out.extend_from_slice(&v.1.to_le_bytes());
+    }
+    out.extend_from_slice(&(PAYLOAD_LEN as u64).to_le_bytes());
+    out.extend_from_slice(&fnv1a_64(&payload).to_le_bytes());
+    out.resize(HEADER_LEN, 0);
+    out.extend_from_slice(&payload);
+    out
+}
+
+/// The five dimension fields of the header, in file order, with this build's values.
+fn header_dimensions() -> [(&'static str, u32); 5] {
+    [
+        ("inputs", INPUTS as u32),
+        ("hidden", HIDDEN as u32),
+        ("QA", QA as u32),
+        ("QB", QB as u32),
+        ("SCALE", SCALE as u32),
+    ]
+}
+
+fn read_u32(bytes: &[u8], at: usize) -> u32 {
+    let mut b = [0; 4];
+    b.copy_from_slice(&bytes[at..at + 4]);
+    u32::from_le_bytes(b)
+}
+
+fn read_u64(bytes: &[u8], at: usize) -> u64 {
+    let mut b = [0; 8];
+    b.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(b)
+}
+
+/// Reads a net file, checking every header field and the checksum; never panics.
+pub fn decode(bytes: &[u8]) -> Result<NetWeights, NetError> {
+    if bytes.len() < HEADER_LEN {
+        return Err(NetError::Truncated {
+            len: bytes.len(),
+            needed: HEADER_LEN,
+        });
+    }
+    let mut magic = [0; 4];
+    magic.copy_from_slice(&bytes[0..4]);
+    if magic != MAGIC {
+        return Err(NetError::BadMagic { found: magic });
+    }
+    let version = read_u32(bytes, 4);
+    if version != VERSION {
+        return Err(NetError::BadVersion { found: version });
+    }
+    let arch = read_u32(bytes, 8);
+    if arch != ARCHITECTURE_HASH {
+        return Err(NetError::BadArchitecture {
+            found: arch,
+            expected: ARCHITECTURE_HASH,
+        });
+    }
+    for (i, (field, expected)) in header_dimensions().into_iter().enumerate() {
+        let found = read_u32(bytes, 12 + 4 * i);
+        if found != expected {
+            return Err(NetError::BadDimensions {
+                field,
+                found,
+                expected,
+            });
+        }
+    }
+    let declared = read_u64(bytes, 32);
+    if declared != PAYLOAD_LEN as u64 {
+        return Err(NetError::BadLength {
+            found: declared,
+            expected: PAYLOAD_LEN as u64,
+        });
+    }
+    let stored = read_u64(bytes, 40);
+    if bytes[48..HEADER_LEN].iter().any(|&b| b != 0) {
+        return Err(NetError::BadReserved);
+    }
+    let payload = &bytes[HEADER_LEN..];
+    if payload.len() < PAYLOAD_LEN {
+        return Err(NetError::Truncated {
+            len: bytes.len(),
+            needed: FILE_LEN,
+        });
+    }
+    if payload.len() > PAYLOAD_LEN {
+        return Err(NetError::BadLength {
+            found: payload.len() as u64,
+            expected: PAYLOAD_LEN as u64,
+        });
+    }
+    let computed = fnv1a_64(payload);
+    if computed != stored {
+        return Err(NetError::BadChecksum { stored, computed });
+    }
+
+    let mut values = payload
+        .chunks_exact(2)
+        .map(|c| i16::from_le_bytes([c[0], c[1]]));
+    let w0: Vec<i16> = values.by_ref().take(INPUTS * HIDDEN).collect();
+    let b0: Vec<i16> = values.by_ref().take(HIDDEN).collect();
+    let w1: Vec<i16> = values.by_ref().take(2 * HIDDEN).collect();
+    let tail = &payload[PAYLOAD_LEN - 4..];
+    let b1 = i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
+    if let Some((index, &value)) = w1
+        .iter()
+        .enumerate()
+        .find(|(_, w)| !(-MAX_OUTPUT_WEIGHT..=MAX_OUTPUT_WEIGHT).contains(*w))
+    {
+        return Err(NetError::BadWeight { index, value });
+    }
+    Ok(NetWeights { w0, b0, w1, b1 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv_reference_values() {
+        // Published FNV-1a test vectors.
+        assert_eq!(fnv1a_32(b""), 0x811c_9dc5);
+        assert_eq!(fnv1a_32(b"a"), 0xe40c_292c);
+        assert_eq!(fnv1a_64(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a_64(b"a"), 0xaf63_dc4c_8601_ec8c);
+    }
+
+    #[test]
+    fn round_trip() {
+        let w = NetWeights::random(7);
+        let bytes = encode(&w);
+        assert_eq!(bytes.len(), FILE_LEN);
+        assert_eq!(decode(&bytes), Ok(w));
+    }
+
+    #[test]
+    fn random_is_deterministic_and_in_range() {
+        let a = NetWeights::random(3);
+        assert_eq!(a, NetWeights::random(3));
+        assert_ne!(a, NetWeights::random(4));
+        let bound = (QA * 3 / 10) as i16;
+        assert!(a.w0.iter().chain(&a.b0).all(|v| v.abs() <= bound));
+        assert!(a.w1.iter().all(|v| v.abs() <= 127));
+    }
+
+    /// A valid file with the byte at `at` XORed with `flip`.
+    fn corrupted(at: usize, flip: u8) -> Vec<u8> {
+        let mut bytes = encode(&NetWeights::random(1));
+        bytes[at] ^= flip;
+        bytes
+    }
+
+    #[test]
+    fn each_header_field_has_its_error() {
+        assert!(matches!(
+            decode(&corrupted(0, 1)),
+            Err(NetError::BadMagic { .. })
+        ));
+        assert_eq!(
+            decode(&corrupted(4, 3)),
+            Err(NetError::BadVersion { found: 2 })
+        );
+        assert!(matches!(
+            decode(&corrupted(9, 1)),
+            Err(NetError::BadArchitecture { .. })
+        ));
+        let fields = ["inputs", "hidden", "QA", "QB", "SCALE"];
+        for (i, name) in fields.into_iter().enumerate() {
+            match decode(&corrupted(12 + 4 * i + 3, 1)) {
+                Err(NetError::BadDimensions { field, .. }) => assert_eq!(field, name),
+                other => panic!("field {name}: {other:?}"),
+            }
+        }
+        assert!(matches!(
+            decode(&corrupted(33, 0xff)),
+            Err(NetError::BadLength { .. })
+        ));
+        assert!(matches!(
+            decode(&corrupted(41, 1)),
+            Err(NetError::BadChecksum { .. })
+        ));
+        assert_eq!(decode(&corrupted(50, 1)), Err(NetError::BadReserved));
+        assert!(matches!(
+            decode(&corrupted(HEADER_LEN + 1000, 0x55)),
+            Err(NetError::BadChecksum { .. })
+        ));
+    }
+
+    #[test]
+    fn output_weights_beyond_127_are_refused() {
+        let mut w = NetWeights::random(2);
+        w.w1[200] = 128;
+        assert_eq!(
+            decode(&encode(&w)),
+            Err(NetError::BadWeight {
+                index: 200,
+                value: 128
+            })
+        );
+        w.w1[200] = -127;
+        assert!(decode(&encode(&w)).is_ok());
+    }
+
+    #[test]
+    fn wrong_lengths_are_refused() {
+        let bytes = encode(&NetWeights::random(1));
+        for len in [0, 3, 4, 63, 64, 65, FILE_LEN - 1] {
+            assert!(
+                matches!(decode(&bytes[..len]), Err(NetError::Truncated { .. })),
+                "length {len}"
+            );
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(matches!(decode(&longer), Err(NetError::BadLength { .. })));
+    }
+}

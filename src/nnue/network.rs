@@ -1,0 +1,202 @@
+//! `Network`: the net's weights in aligned buffers, loaded from a net file or the embedded
+//! default net, and the integer output layer.
+
+use super::accumulator::Accumulator;
+use super::format::{self, FILE_LEN, HIDDEN, INPUTS, NetError, NetWeights, QA, QB, SCALE};
+use super::simd::{Kernel, Lanes};
+use crate::position::Position;
+use crate::square::Color;
+use std::fmt;
+use std::path::Path;
+use std::sync::{Arc, LazyLock};
+
+/// The largest evaluation in absolute value, in centipawns: well below the search's repetition
+/// and mate ranges.
+pub const EVAL_LIMIT: i32 = 10_000;
+
+/// The default net, embedded in the binary.
+static DEFAULT_BYTES: &[u8] = include_bytes!("../../nnue/default.nnue");
+const _: () = assert!(
+    DEFAULT_BYTES.len() == FILE_LEN,
+    "nnue/default.nnue has the wrong size"
+);
+
+static DEFAULT_NET: LazyLock<Arc<Network>> = LazyLock::new(|| {
+    Arc::new(Network::from_bytes(DEFAULT_BYTES).expect("the embedded nnue/default.nnue is valid"))
+});
+
+/// `HIDDEN` i16 values on a 64-byte boundary: one row of first-layer weights, a bias or a half
+/// of the output weights.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Row(pub Lanes);
+
+impl Row {
+    fn from_slice(values: &[i16]) -> Row {
+        let mut row = Row([0; HIDDEN]);
+        row.0.copy_from_slice(values);
+        row
+    }
+}
+
+/// A loaded net, ready to evaluate.
+#[derive(Clone)]
+pub struct Network {
+    /// First layer, one row per input feature.
+    w0: Vec<Row>,
+    /// First-layer bias.
+    b0: Row,
+    /// Output weights: `[0]` for the side to move, `[1]` for the other side.
+    w1: [Row; 2],
+    /// Output bias.
+    b1: i32,
+    /// The kernels in use, chosen once when the net is built.
+    kernel: Kernel,
+    /// FNV-1a 64 of the net file's payload, to name the net in reports.
+    checksum: u64,
+}
+
+impl Network {
+    /// Builds a net from weights, with the fastest kernels this processor runs.
+    ///
+    /// # Panics
+    /// If the weight vectors do not have the architecture's sizes (a programming error).
+    pub fn from_weights(w: &NetWeights) -> Network {
+        Network::with_kernel(w, Kernel::best())
+    }
+
+    /// Builds a net from weights with the given kernels (tests compare kernels with it).
+    ///
+    /// # Panics
+    /// If the weight vectors do not have the architecture's sizes (a programming error).
+    pub fn with_kernel(w: &NetWeights, kernel: Kernel) -> Network {
+        assert!(
+            w.w0.len() == INPUTS * HIDDEN && w.b0.len() == HIDDEN && w.w1.len() == 2 * HIDDEN,
+            "weights of the wrong shape for this architecture"
+        );
+        let bytes = format::encode(w);
+        Network {
+            w0: w.w0.chunks_exact(HIDDEN).map(Row::from_slice).collect(),
+            b0: Row::from_slice(&w.b0),
+            w1: [
+                Row::from_slice(&w.w1[..HIDDEN]),
+                Row::from_slice(&w.w1[HIDDEN..]),
+            ],
+            b1: w.b1,
+            kernel,
+            checksum: format::fnv1a_64(&bytes[format::HEADER_LEN..]),
+        }
+    }
+
+    /// Reads a net file's bytes (`nnue/FORMAT.md`).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        format::decode(bytes).map(|w| Network::from_weights(&w))
+    }
+
+    /// Reads a net file from disk.
+    pub fn load(path: impl AsRef<Path>) -> Result<Network, NetError> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|e| NetError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        Network::from_bytes(&bytes)
+    }
+
+    /// The default net embedded in the binary, parsed on first use and shared after.
+    pub fn embedded() -> Arc<Network> {
+        DEFAULT_NET.clone()
+    }
+
+    /// The weights back in file order.
+    pub fn weights(&self) -> NetWeights {
+        NetWeights {
+            w0: self.w0.iter().flat_map(|r| r.0).collect(),
+            b0: self.b0.0.to_vec(),
+            w1: self.w1.iter().flat_map(|r| r.0).collect(),
+            b1: self.b1,
+        }
+    }
+
+    /// The first-layer weights of input `feature`.
+    #[inline]
+    pub fn row(&self, feature: usize) -> &Lanes {
+        &self.w0[feature].0
+    }
+
+    /// The first-layer bias.
+    #[inline]
+    pub fn bias(&self) -> &Lanes {
+        &self.b0.0
+    }
+
+    /// The kernels this net runs with.
+    #[inline]
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
+    }
+
+    /// FNV-1a 64 of the net's payload, as stored in its file header.
+    pub fn checksum(&self) -> u64 {
+        self.checksum
+    }
+
+    /// The evaluation in centipawns for `side` (normally the side to move), from accumulators
+    /// that are up to date: `v = sum / QA + b1`, `cp = v × SCALE / (QA × QB)`, clamped to
+    /// ±[`EVAL_LIMIT`].
+    #[inline]
+    pub fn evaluate(&self, acc: &Accumulator, side: Color) -> i32 {
+        let sum = self.kernel.screlu_dot(
+            acc.values(side),
+            acc.values(side.flip()),
+            &self.w1[0].0,
+            &self.w1[1].0,
+        );
+        let v = i64::from(sum) / i64::from(QA) + i64::from(self.b1);
+        let cp = v * i64::from(SCALE) / i64::from(QA * QB);
+        cp.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
+    }
+
+    /// The evaluation of `pos` for the side to move, from freshly built accumulators (slow; for
+    /// single positions, tests and tools).
+    pub fn evaluate_position(&self, pos: &Position) -> i32 {
+        self.evaluate(&Accumulator::refresh(self, pos), pos.side_to_move())
+    }
+}
+
+impl fmt::Debug for Network {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Network")
+            .field("checksum", &format_args!("{:#018x}", self.checksum))
+            .field("kernel", &self.kernel.name())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_net_loads() {
+        let net = Network::embedded();
+        assert!(Arc::ptr_eq(&net, &Network::embedded()));
+        let weights = format::decode(DEFAULT_BYTES).unwrap();
+        assert_eq!(net.weights(), weights);
+    }
+
+    #[test]
+    fn rows_are_aligned() {
+        let net = Network::from_weights(&NetWeights::random(5));
+        for feature in [0, 1, 629, INPUTS - 1] {
+            assert_eq!(net.row(feature).as_ptr() as usize % 64, 0);
+        }
+        assert_eq!(net.bias().as_ptr() as usize % 64, 0);
+    }
+
+    #[test]
+    fn load_reports_a_missing_file() {
+        let err = Network::load("/nonexistent/dir/net.nnue").unwrap_err();
+        assert!(matches!(err, NetError::Io { .. }), "{err}");
+    }
+}
