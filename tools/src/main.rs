@@ -1,15 +1,28 @@
 //! `xq-tools`: developer tools that build on the `xq` library (never the reverse).
 
+mod data;
+mod datagen;
+mod train;
 mod wxf_cases;
 
 const USAGE: &str = "usage: xq-tools <tool> [args]
 tools:
-  wxf-cases [DIR]   write the per-diagram case files into DIR/diagrams (DIR: the wxf_cases folder)";
+  wxf-cases [DIR]   write the per-diagram case files into DIR/diagrams (DIR: the wxf_cases folder)
+  datagen [ARGS]    self-play training data (datagen --help)
+  train [ARGS]      train the NNUE net on record files (train --help)
+  quantise [ARGS]   export a float checkpoint as a .nnue net file (quantise --help)
+  net-check [ARGS]  float vs quantised evaluation on validation positions (net-check --help)
+  fit-scale [ARGS]  fit the score-to-result SCALE on record files (fit-scale --help)";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("wxf-cases") => wxf_cases::main(&args[1..]),
+        Some("datagen") => datagen::main(&args[1..]),
+        Some("train") => train::main(&args[1..]),
+        Some("quantise") => train::quantise_main(&args[1..]),
+        Some("net-check") => train::net_check_main(&args[1..]),
+        Some("fit-scale") => train::fit_scale_main(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())

@@ -1,0 +1,396 @@
+//! `datagen`: self-play at a fixed node count on several threads, writing training records
+//! (tools/src/data.rs) labelled with the search score and the game result, games ruled by our
+//! own WXF judge.
+
+use crate::data::{self, DRAW, LOSS, WIN};
+use std::fs::OpenOptions;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+use xq::eval::EvalChoice;
+use xq::judge::{RuleConfig, Verdict};
+use xq::movegen::legal_moves;
+use xq::moves::Move;
+use xq::nnue::Network;
+use xq::position::Position;
+use xq::referee::Adjudicator;
+use xq::search::ordering::Heuristics;
+use xq::search::score::Score;
+use xq::search::time::Limits;
+use xq::search::tt::TranspositionTable;
+use xq::search::{self, SearchConfig, Signals};
+use xq::square::Color;
+
+const USAGE: &str = "usage: xq-tools datagen --out DIR [--threads N] [--nodes N] [--games N] \
+[--minutes M] [--seed S] [--prefix NAME] [--net FILE.nnue]
+  self-play from random 6-10 ply openings; each thread appends records to DIR/NAME-tT.bin;
+  the handcrafted evaluation plays unless --net names a net file";
+
+/// Settings of a run.
+#[derive(Clone, Debug)]
+struct Config {
+    out: PathBuf,
+    threads: usize,
+    nodes: u64,
+    games: Option<u64>,
+    minutes: Option<f64>,
+    seed: u64,
+    prefix: String,
+    eval: EvalChoice,
+}
+
+fn parse_args(args: &[String]) -> Result<Config, String> {
+    let mut c = Config {
+        out: PathBuf::from("data"),
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        nodes: 5000,
+        games: None,
+        minutes: None,
+        seed: 1,
+        prefix: "gen".to_string(),
+        eval: EvalChoice::Handcrafted,
+    };
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let mut value = || {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))
+        };
+        let bad = |v: &str| format!("bad value {v:?} for {flag}\n{USAGE}");
+        match flag.as_str() {
+            "--out" => c.out = PathBuf::from(value()?),
+            "--threads" => {
+                let v = value()?;
+                c.threads = v.parse().map_err(|_| bad(&v))?;
+            }
+            "--nodes" => {
+                let v = value()?;
+                c.nodes = v.parse().map_err(|_| bad(&v))?;
+            }
+            "--games" => {
+                let v = value()?;
+                c.games = Some(v.parse().map_err(|_| bad(&v))?);
+            }
+            "--minutes" => {
+                let v = value()?;
+                c.minutes = Some(v.parse().map_err(|_| bad(&v))?);
+            }
+            "--seed" => {
+                let v = value()?;
+                c.seed = v.parse().map_err(|_| bad(&v))?;
+            }
+            "--prefix" => c.prefix = value()?,
+            "--net" => {
+                let v = value()?;
+                let net = Network::load(&v).map_err(|e| format!("{v}: {e}"))?;
+                c.eval = EvalChoice::Nnue(Arc::new(net));
+            }
+            "-h" | "--help" => return Err(USAGE.to_string()),
+            other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
+        }
+    }
+    if c.threads == 0 || c.nodes == 0 {
+        return Err(format!("--threads and --nodes must be positive\n{USAGE}"));
+    }
+    Ok(c)
+}
+
+/// SplitMix64: a small seeded generator, one per thread.
+pub struct SplitMix(u64);
+
+impl SplitMix {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> SplitMix {
+        SplitMix(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n` (n > 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
+    }
+}
+
+/// Counters shared by the threads.
+#[derive(Default)]
+struct Totals {
+    games: AtomicU64,
+    positions: AtomicU64,
+    red_wins: AtomicU64,
+    black_wins: AtomicU64,
+    draws: AtomicU64,
+    stop: AtomicBool,
+}
+
+/// One thread's searcher state.
+struct Player {
+    tt: TranspositionTable,
+    heur: Box<Heuristics>,
+    config: SearchConfig,
+}
+
+impl Player {
+    fn new(eval: EvalChoice) -> Player {
+        Player {
+            tt: TranspositionTable::new(16),
+            heur: Heuristics::new(),
+            config: SearchConfig {
+                eval,
+                ..SearchConfig::default()
+            },
+        }
+    }
+
+    fn new_game(&mut self) {
+        self.tt.clear();
+        self.heur = Heuristics::new();
+    }
+
+    /// Searches the game's current position with a node limit: best move and score for the side
+    /// to move.
+    fn think(&mut self, game: &Adjudicator, nodes: u64) -> Option<(Move, i32)> {
+        let signals = Signals::default();
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let result = search::search(
+            game.history(),
+            &[],
+            &limits,
+            &self.config,
+            &self.tt,
+            &signals,
+            &mut self.heur,
+            &mut |_| {},
+        );
+        result.best.map(|m| (m, result.score.0))
+    }
+}
+
+/// Plays random legal plies from the start; `None` if a side got mated on the way.
+fn random_opening(rng: &mut SplitMix) -> Option<Adjudicator> {
+    let plies = 6 + rng.below(5);
+    let mut game = Adjudicator::new(Position::startpos(), RuleConfig::default());
+    for _ in 0..plies {
+        let moves = legal_moves(game.history().position());
+        if moves.is_empty() {
+            return None;
+        }
+        let m = moves[rng.below(moves.len() as u64) as usize];
+        if game.play(m).ok()?.is_some() {
+            return None;
+        }
+    }
+    Some(game)
+}
+
+/// Plays one game; returns its records (result bytes filled in) and the winner, if any.
+fn play_game(
+    rng: &mut SplitMix,
+    player: &mut Player,
+    nodes: u64,
+) -> Option<(Vec<[u8; 32]>, Verdict)> {
+    let mut game = random_opening(rng)?;
+    player.new_game();
+    let (_, opening_score) = player.think(&game, 1000)?;
+    if opening_score.abs() > 400 {
+        return None;
+    }
+    // Positions kept, with their side to move.
+    let mut kept: Vec<([u8; 32], Color)> = Vec::new();
+    let mut win_run = 0u32; // consecutive plies with |score| >= 2000 agreeing on the winner
+    let mut win_side = Color::Red;
+    let mut quiet_run = 0u32;
+    let verdict = loop {
+        if let Some(d) = game.decision() {
+            break d.verdict;
+        }
+        let ply = game.history().plies();
+        if ply >= 300 {
+            break Verdict::Draw;
+        }
+        let pos = game.history().position().clone();
+        let stm = pos.side_to_move();
+        let Some((m, score)) = player.think(&game, nodes) else {
+            // No legal move: the adjudicator has already decided; be safe anyway.
+            break Verdict::Win(stm.flip());
+        };
+        let mate = Score(score).is_mate() || score.abs() >= xq::search::score::REPETITION_LOSS;
+        if !pos.in_check() && pos.captured(m).is_none() && !mate && score.abs() < 2500 {
+            kept.push((data::encode(&pos, score as i16, DRAW, ply), stm));
+        }
+        // Adjudication by score.
+        let leader = if score >= 0 { stm } else { stm.flip() };
+        if score.abs() >= 2000 {
+            if win_run > 0 && leader == win_side {
+                win_run += 1;
+            } else {
+                win_run = 1;
+                win_side = leader;
+            }
+        } else {
+            win_run = 0;
+        }
+        if win_run >= 6 {
+            break Verdict::Win(win_side);
+        }
+        if ply >= 120 && score.abs() <= 20 {
+            quiet_run += 1;
+        } else {
+            quiet_run = 0;
+        }
+        if quiet_run >= 20 {
+            break Verdict::Draw;
+        }
+        if game.play(m).is_err() {
+            // The search returned an illegal move: keep nothing from this game.
+            return None;
+        }
+    };
+    let records = kept
+        .into_iter()
+        .map(|(mut rec, stm)| {
+            rec[30] = match verdict {
+                Verdict::Win(c) if c == stm => WIN,
+                Verdict::Win(_) => LOSS,
+                _ => DRAW,
+            };
+            rec
+        })
+        .collect();
+    Some((records, verdict))
+}
+
+fn worker(id: usize, config: &Config, totals: &Totals) -> Result<(), String> {
+    let path = config.out.join(format!("{}-t{}.bin", config.prefix, id));
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = BufWriter::new(file);
+    let mut rng = SplitMix::new(config.seed.wrapping_mul(1_000_003).wrapping_add(id as u64));
+    let mut player = Player::new(config.eval.clone());
+    while !totals.stop.load(Ordering::Relaxed) {
+        let Some((records, verdict)) = play_game(&mut rng, &mut player, config.nodes) else {
+            continue;
+        };
+        for r in &records {
+            out.write_all(r)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        out.flush()
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        totals
+            .positions
+            .fetch_add(records.len() as u64, Ordering::Relaxed);
+        match verdict {
+            Verdict::Win(Color::Red) => &totals.red_wins,
+            Verdict::Win(Color::Black) => &totals.black_wins,
+            _ => &totals.draws,
+        }
+        .fetch_add(1, Ordering::Relaxed);
+        let games = totals.games.fetch_add(1, Ordering::Relaxed) + 1;
+        if config.games.is_some_and(|g| games >= g) {
+            totals.stop.store(true, Ordering::Relaxed);
+        }
+    }
+    Ok(())
+}
+
+/// Runs the tool.
+pub fn main(args: &[String]) -> Result<(), String> {
+    let config = parse_args(args)?;
+    std::fs::create_dir_all(&config.out).map_err(|e| format!("{}: {e}", config.out.display()))?;
+    let totals = Arc::new(Totals::default());
+    let start = Instant::now();
+    let deadline = config
+        .minutes
+        .map(|m| start + Duration::from_secs_f64(m * 60.0));
+    let errors = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..config.threads)
+            .map(|id| {
+                let (config, totals) = (&config, &totals);
+                scope.spawn(move || worker(id, config, totals))
+            })
+            .collect();
+        while !handles.iter().all(|h| h.is_finished()) {
+            std::thread::sleep(Duration::from_millis(500));
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                totals.stop.store(true, Ordering::Relaxed);
+            }
+            let secs = start.elapsed().as_secs();
+            if secs > 0 && secs.is_multiple_of(60) && start.elapsed().subsec_millis() < 500 {
+                progress(&totals, start);
+            }
+        }
+        handles
+            .into_iter()
+            .filter_map(|h| h.join().ok().and_then(Result::err))
+            .collect::<Vec<_>>()
+    });
+    progress(&totals, start);
+    if let Some(e) = errors.first() {
+        return Err(e.clone());
+    }
+    Ok(())
+}
+
+fn progress(totals: &Totals, start: Instant) {
+    let secs = start.elapsed().as_secs_f64().max(1e-3);
+    let positions = totals.positions.load(Ordering::Relaxed);
+    eprintln!(
+        "{:.0}s games {} (red {} black {} draw {}) positions {} ({:.0}/s)",
+        secs,
+        totals.games.load(Ordering::Relaxed),
+        totals.red_wins.load(Ordering::Relaxed),
+        totals.black_wins.load(Ordering::Relaxed),
+        totals.draws.load(Ordering::Relaxed),
+        positions,
+        positions as f64 / secs
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_yield_decodable_records_labelled_by_the_result() {
+        let mut rng = SplitMix::new(7);
+        let mut player = Player::new(EvalChoice::Handcrafted);
+        let mut played = 0;
+        for _ in 0..20 {
+            let Some((records, verdict)) = play_game(&mut rng, &mut player, 300) else {
+                continue;
+            };
+            played += 1;
+            for bytes in &records {
+                let rec = data::decode(bytes).expect("datagen writes valid records");
+                assert!(rec.pieces.iter().filter(|&&(c, _)| c % 7 == 0).count() == 2);
+                assert!(rec.score.abs() < 2500);
+                if verdict == Verdict::Draw {
+                    assert_eq!(rec.result, DRAW);
+                } else {
+                    assert_ne!(rec.result, DRAW);
+                }
+            }
+            if played == 2 {
+                break;
+            }
+        }
+        assert!(played > 0);
+    }
+}

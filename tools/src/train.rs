@@ -1,0 +1,631 @@
+//! `train`, `quantise`, `net-check` and `fit-scale`: the NNUE trainer's commands (design/nnue.md
+//! §6) and the epoch loop; the pieces live in `train/`.
+
+mod adamw;
+mod checkpoint;
+mod dataset;
+mod net;
+mod quant;
+mod rng;
+#[cfg(test)]
+mod tests;
+
+use adamw::{AdamW, cosine_lr};
+use checkpoint::{Checkpoint, write_atomically};
+use dataset::{Sample, Split};
+use net::Coins;
+use rng::{Rng, mix};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use xq::nnue::format;
+use xq::nnue::network::{EVAL_LIMIT, Network};
+
+const TRAIN_USAGE: &str = "usage: xq-tools train --data FILE|DIR... [--out DIR] [--epochs N] \
+[--lambda L] [--lr LR] [--lr-end LR] [--batch N] [--seed S] [--threads N] [--resume CKPT] \
+[--no-mirror] [--save-every N]
+  trains the 1260 -> 128 x2 -> 1 net on record files (a directory means all its *.bin);
+  defaults: --out nets --epochs 40 --lambda 0.4 --lr 1e-3 --lr-end 1e-5 --batch 16384
+  --seed 1 --threads <cores>. Writes DIR/last.ckpt after every epoch, DIR/best.ckpt whenever
+  the validation loss improves, DIR/best.nnue (quantised, calibrated on training positions) at
+  the end, and DIR/epoch-N.{ckpt,nnue} every --save-every epochs.";
+
+const QUANTISE_USAGE: &str = "usage: xq-tools quantise --ckpt FILE --out FILE.nnue \
+[--data FILE|DIR... [--seed S]]
+  exports a float checkpoint as a quantised net file; with --data, W1 and b1 are refitted on
+  training positions of the split that train makes with the same data and seed (as train does
+  for best.nnue), without it every value is rounded to the nearest step";
+
+const NET_CHECK_USAGE: &str = "usage: xq-tools net-check --ckpt FILE --net FILE.nnue \
+--data FILE|DIR... [--seed S] [--count N]
+  compares the float forward pass of CKPT with the integer forward pass of NET on up to N
+  (default 10000) validation positions of the split that train makes with the same data and seed";
+
+const FIT_SCALE_USAGE: &str = "usage: xq-tools fit-scale --data FILE|DIR...
+  prints the SCALE minimising the sum of (sigmoid(score / SCALE) - result)^2 over the data";
+
+/// Loss bounds of the quantisation check (design/nnue.md §9.4), in centipawns.
+pub const QUANT_MEAN_BOUND: f64 = 5.0;
+/// Largest allowed single difference.
+pub const QUANT_MAX_BOUND: f64 = 25.0;
+
+/// Settings of a training run.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Epochs in this run.
+    pub epochs: u32,
+    /// Weight of the game result in the target.
+    pub lambda: f32,
+    /// Learning rate at the first step.
+    pub lr: f32,
+    /// Learning rate at the last step.
+    pub lr_end: f32,
+    /// Positions per optimiser step.
+    pub batch: usize,
+    /// Seed of initialisation, shuffles and mirror coins.
+    pub seed: u64,
+    /// Gradient threads.
+    pub threads: usize,
+    /// Mirror each training position left–right with probability ½.
+    pub mirror: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            epochs: 40,
+            lambda: 0.4,
+            lr: 1e-3,
+            lr_end: 1e-5,
+            batch: 16_384,
+            seed: 1,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            mirror: true,
+        }
+    }
+}
+
+/// One epoch's numbers.
+#[derive(Clone, Debug)]
+pub struct EpochReport {
+    /// Epoch number, counting resumed epochs.
+    pub epoch: u32,
+    /// Mean training loss over the epoch (with the weights of the moment).
+    pub train_loss: f64,
+    /// Mean validation loss after the epoch.
+    pub valid_loss: f64,
+    /// Training positions per second (gradient and optimiser, not validation).
+    pub speed: f64,
+    /// Seconds since the run began.
+    pub elapsed: f64,
+    /// Learning rate at the end of the epoch.
+    pub lr: f32,
+    /// Whether this is the best validation loss so far.
+    pub best: bool,
+}
+
+/// What a run ends with.
+pub struct Outcome {
+    /// Checkpoint of the best validation epoch.
+    pub best: Checkpoint,
+    /// Validation loss before the first epoch.
+    pub initial_valid_loss: f64,
+    /// One report per epoch.
+    pub history: Vec<EpochReport>,
+}
+
+/// Trains on `data.train`, validating on `data.valid` after each epoch. Starts from `start` (a
+/// resumed checkpoint: weights and optimiser moments; the learning-rate schedule runs afresh over
+/// `s.epochs`) or from a seeded initialisation. `on_epoch` sees each report and the current and
+/// best checkpoints (to print and save them).
+pub fn train(
+    s: &Settings,
+    data: &mut Split,
+    start: Option<Checkpoint>,
+    mut on_epoch: impl FnMut(&EpochReport, &Checkpoint, &Checkpoint) -> Result<(), String>,
+) -> Result<Outcome, String> {
+    if data.train.is_empty() || data.valid.is_empty() {
+        return Err("no training or validation positions".to_string());
+    }
+    let threads = s.threads.max(1);
+    let mut current = start.unwrap_or_else(|| Checkpoint {
+        params: net::init(s.seed),
+        opt: AdamW::new(),
+        epochs: 0,
+        lambda: s.lambda,
+        valid_loss: f32::NAN,
+    });
+    current.lambda = s.lambda;
+    let n_valid = data.valid.len() as f64;
+    let initial_valid_loss =
+        net::loss_sum(&current.params, &data.valid, s.lambda, threads) / n_valid;
+    current.valid_loss = initial_valid_loss as f32;
+    let mut best = current.clone();
+    let mut grads: Vec<Vec<f32>> = vec![Vec::new(); threads];
+    let batch = s.batch.max(1);
+    let steps_per_epoch = data.train.len().div_ceil(batch) as u64;
+    let total_steps = steps_per_epoch * u64::from(s.epochs);
+    let mut step = 0u64;
+    let mut rng = Rng::new(s.seed ^ 0x00e9_0c45_u64 ^ (u64::from(current.epochs) << 40));
+    let run_start = Instant::now();
+    let mut history = Vec::new();
+    for _ in 0..s.epochs {
+        let epoch = current.epochs + 1;
+        let epoch_start = Instant::now();
+        rng.shuffle(&mut data.train);
+        let key = s
+            .mirror
+            .then(|| mix(s.seed.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ u64::from(epoch)));
+        let mut loss = 0.0f64;
+        let mut lr = s.lr;
+        for (b, chunk) in data.train.chunks(batch).enumerate() {
+            lr = cosine_lr(step, total_steps, s.lr, s.lr_end);
+            let coins = Coins {
+                key,
+                first: (b * batch) as u64,
+            };
+            loss += net::batch_gradient(&current.params, chunk, coins, s.lambda, &mut grads);
+            current.opt.step(&mut current.params, &grads[0], lr);
+            step += 1;
+        }
+        let train_time = epoch_start.elapsed().as_secs_f64();
+        let train_loss = loss / data.train.len() as f64;
+        if !train_loss.is_finite() {
+            return Err(format!(
+                "epoch {epoch}: training loss is {train_loss}; try a lower --lr"
+            ));
+        }
+        let valid_loss = net::loss_sum(&current.params, &data.valid, s.lambda, threads) / n_valid;
+        current.epochs = epoch;
+        current.valid_loss = valid_loss as f32;
+        let is_best = valid_loss < f64::from(best.valid_loss) || best.valid_loss.is_nan();
+        if is_best {
+            best = current.clone();
+        }
+        let report = EpochReport {
+            epoch,
+            train_loss,
+            valid_loss,
+            speed: data.train.len() as f64 / train_time.max(1e-9),
+            elapsed: run_start.elapsed().as_secs_f64(),
+            lr,
+            best: is_best,
+        };
+        on_epoch(&report, &current, &best)?;
+        history.push(report);
+    }
+    Ok(Outcome {
+        best,
+        initial_valid_loss,
+        history,
+    })
+}
+
+/// Command-line flags: `--name value...`.
+struct Flags<'a> {
+    args: &'a [String],
+    at: usize,
+    usage: &'static str,
+}
+
+impl<'a> Flags<'a> {
+    fn new(args: &'a [String], usage: &'static str) -> Flags<'a> {
+        Flags { args, at: 0, usage }
+    }
+
+    /// The next flag, or `None` at the end.
+    fn next_flag(&mut self) -> Result<Option<&'a str>, String> {
+        match self.args.get(self.at) {
+            None => Ok(None),
+            Some(a) if a == "-h" || a == "--help" => Err(self.usage.to_string()),
+            Some(a) if a.starts_with("--") => {
+                self.at += 1;
+                Ok(Some(a.as_str()))
+            }
+            Some(a) => Err(format!("unexpected argument {a:?}\n{}", self.usage)),
+        }
+    }
+
+    fn value(&mut self, flag: &str) -> Result<&'a str, String> {
+        match self.args.get(self.at) {
+            Some(v) if !v.starts_with("--") => {
+                self.at += 1;
+                Ok(v.as_str())
+            }
+            _ => Err(format!("{flag} needs a value\n{}", self.usage)),
+        }
+    }
+
+    /// All values up to the next flag (at least one).
+    fn values(&mut self, flag: &str) -> Result<Vec<&'a str>, String> {
+        let mut out = vec![self.value(flag)?];
+        while let Some(v) = self.args.get(self.at).filter(|v| !v.starts_with("--")) {
+            out.push(v.as_str());
+            self.at += 1;
+        }
+        Ok(out)
+    }
+
+    fn parsed<T: std::str::FromStr>(&mut self, flag: &str) -> Result<T, String> {
+        let v = self.value(flag)?;
+        v.parse()
+            .map_err(|_| format!("bad value {v:?} for {flag}\n{}", self.usage))
+    }
+}
+
+fn paths(values: Vec<&str>) -> Vec<PathBuf> {
+    values.into_iter().map(PathBuf::from).collect()
+}
+
+fn hms(seconds: f64) -> String {
+    let s = seconds.max(0.0) as u64;
+    format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+/// Writes the quantised net of `params`, calibrated on `calibration` (nearest rounding if empty).
+fn write_net(path: &Path, params: &[f32], calibration: &[Sample]) -> Result<(), String> {
+    let w = quant::quantise_calibrated(params, calibration);
+    write_atomically(path, &format::encode(&w))
+}
+
+/// How the net `w` relates to the nearest rounding of `params`.
+fn describe_export(params: &[f32], w: &format::NetWeights) -> String {
+    let nearest = quant::quantise(params);
+    if *w == nearest {
+        return "every value is the nearest rounding of the checkpoint".to_string();
+    }
+    let differ = |a: &[i16], b: &[i16]| a.iter().zip(b).filter(|(x, y)| x != y).count();
+    format!(
+        "values differing from the nearest rounding of the checkpoint: W0 {}, b0 {}, W1 {} of {}, b1 {} vs {}",
+        differ(&w.w0, &nearest.w0),
+        differ(&w.b0, &nearest.b0),
+        differ(&w.w1, &nearest.w1),
+        w.w1.len(),
+        w.b1,
+        nearest.b1
+    )
+}
+
+/// `xq-tools train`.
+pub fn main(args: &[String]) -> Result<(), String> {
+    let mut s = Settings::default();
+    let mut data = Vec::new();
+    let mut out = PathBuf::from("nets");
+    let mut resume = None;
+    let mut save_every = None;
+    let mut flags = Flags::new(args, TRAIN_USAGE);
+    while let Some(flag) = flags.next_flag()? {
+        match flag {
+            "--data" => data.extend(paths(flags.values(flag)?)),
+            "--out" => out = PathBuf::from(flags.value(flag)?),
+            "--epochs" => s.epochs = flags.parsed(flag)?,
+            "--lambda" => s.lambda = flags.parsed(flag)?,
+            "--lr" => s.lr = flags.parsed(flag)?,
+            "--lr-end" => s.lr_end = flags.parsed(flag)?,
+            "--batch" => s.batch = flags.parsed(flag)?,
+            "--seed" => s.seed = flags.parsed(flag)?,
+            "--threads" => s.threads = flags.parsed(flag)?,
+            "--resume" => resume = Some(PathBuf::from(flags.value(flag)?)),
+            "--no-mirror" => s.mirror = false,
+            "--save-every" => save_every = Some(flags.parsed::<u32>(flag)?),
+            other => return Err(format!("unknown option {other}\n{TRAIN_USAGE}")),
+        }
+    }
+    if data.is_empty() {
+        return Err(format!("--data is required\n{TRAIN_USAGE}"));
+    }
+    if !(0.0..=1.0).contains(&s.lambda) {
+        return Err(format!("--lambda must be within 0..1, not {}", s.lambda));
+    }
+    if s.epochs == 0 || s.batch == 0 || s.threads == 0 || save_every == Some(0) {
+        return Err(format!(
+            "--epochs, --batch, --threads and --save-every must be positive\n{TRAIN_USAGE}"
+        ));
+    }
+    if !(s.lr > 0.0 && s.lr_end > 0.0 && s.lr.is_finite() && s.lr_end.is_finite()) {
+        return Err("--lr and --lr-end must be positive".to_string());
+    }
+    let start = resume.as_deref().map(Checkpoint::read).transpose()?;
+    if let Some(c) = &start {
+        eprintln!(
+            "resuming after epoch {} ({} optimiser steps, validation loss {:.6} then)",
+            c.epochs, c.opt.t, c.valid_loss
+        );
+    }
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut split = dataset::load(&data, s.seed)?;
+    let calibration: Vec<Sample> =
+        split.train[..split.train.len().min(quant::CALIBRATION_POSITIONS)].to_vec();
+    eprintln!(
+        "training: {} epochs, batch {}, lambda {}, lr {:e} -> {:e}, {} threads, mirror {}, seed {}",
+        s.epochs,
+        s.batch,
+        s.lambda,
+        s.lr,
+        s.lr_end,
+        s.threads,
+        if s.mirror { "on" } else { "off" },
+        s.seed
+    );
+    let outcome = train(&s, &mut split, start, |r, current, best| {
+        println!(
+            "epoch {:3}  train {:.6}  valid {:.6}  {:7.1} kpos/s  lr {:.2e}  {}{}",
+            r.epoch,
+            r.train_loss,
+            r.valid_loss,
+            r.speed / 1e3,
+            r.lr,
+            hms(r.elapsed),
+            if r.best { "  best" } else { "" }
+        );
+        current.write(&out.join("last.ckpt"))?;
+        if r.best {
+            best.write(&out.join("best.ckpt"))?;
+        }
+        if save_every.is_some_and(|k| r.epoch % k == 0) {
+            current.write(&out.join(format!("epoch-{}.ckpt", r.epoch)))?;
+            let path = out.join(format!("epoch-{}.nnue", r.epoch));
+            write_net(&path, &current.params, &calibration)?;
+        }
+        Ok(())
+    })?;
+    outcome.best.write(&out.join("best.ckpt"))?;
+    write_net(&out.join("best.nnue"), &outcome.best.params, &calibration)?;
+    println!(
+        "{} epochs; validation loss {:.6} before, best {:.6} at epoch {}; wrote {}",
+        outcome.history.len(),
+        outcome.initial_valid_loss,
+        outcome.best.valid_loss,
+        outcome.best.epochs,
+        out.join("best.nnue").display()
+    );
+    Ok(())
+}
+
+/// `xq-tools quantise`.
+pub fn quantise_main(args: &[String]) -> Result<(), String> {
+    let (mut ckpt, mut out, mut data, mut seed) = (None, None, Vec::new(), 1u64);
+    let mut flags = Flags::new(args, QUANTISE_USAGE);
+    while let Some(flag) = flags.next_flag()? {
+        match flag {
+            "--ckpt" => ckpt = Some(PathBuf::from(flags.value(flag)?)),
+            "--out" => out = Some(PathBuf::from(flags.value(flag)?)),
+            "--data" => data.extend(paths(flags.values(flag)?)),
+            "--seed" => seed = flags.parsed(flag)?,
+            other => return Err(format!("unknown option {other}\n{QUANTISE_USAGE}")),
+        }
+    }
+    let (Some(ckpt), Some(out)) = (ckpt, out) else {
+        return Err(QUANTISE_USAGE.to_string());
+    };
+    let c = Checkpoint::read(&ckpt)?;
+    let w = if data.is_empty() {
+        quant::quantise(&c.params)
+    } else {
+        let split = dataset::load(&data, seed)?;
+        quant::quantise_calibrated(&c.params, &split.train)
+    };
+    println!("{}", describe_export(&c.params, &w));
+    let bytes = format::encode(&w);
+    write_atomically(&out, &bytes)?;
+    let max_abs = |v: &[i16]| v.iter().map(|x| x.unsigned_abs()).max().unwrap_or(0);
+    println!(
+        "{}: epoch {}, validation loss {:.6}; max |W0| {}, |b0| {}, |W1| {}, b1 {}; {} bytes, checksum {:016x}",
+        out.display(),
+        c.epochs,
+        c.valid_loss,
+        max_abs(&w.w0),
+        max_abs(&w.b0),
+        max_abs(&w.w1),
+        w.b1,
+        bytes.len(),
+        format::fnv1a_64(&bytes[format::HEADER_LEN..])
+    );
+    Ok(())
+}
+
+/// Differences between the float and the quantised evaluation, in centipawns.
+#[derive(Clone, Copy, Debug)]
+pub struct Diff {
+    /// Positions compared.
+    pub count: usize,
+    /// Mean |float − integer|.
+    pub mean: f64,
+    /// Largest |float − integer|.
+    pub max: f64,
+}
+
+/// Compares the float forward pass of `params` with the integer pass of `w` on `samples`.
+pub fn compare(params: &[f32], w: &format::NetWeights, samples: &[Sample]) -> Diff {
+    let (mut sum, mut max) = (0.0f64, 0.0f64);
+    for s in samples {
+        let d = (f64::from(net::eval_cp(params, s)) - quant::eval_cp(w, s) as f64).abs();
+        sum += d;
+        max = max.max(d);
+    }
+    Diff {
+        count: samples.len(),
+        mean: sum / samples.len().max(1) as f64,
+        max,
+    }
+}
+
+/// How the engine's own evaluation (`xq::nnue::network`) agrees with [`quant::eval_cp`].
+#[derive(Clone, Debug, Default)]
+pub struct EngineCheck {
+    /// Positions compared.
+    pub compared: usize,
+    /// Positions the engine's board could not be built for.
+    pub skipped: usize,
+    /// `(position number, ours, engine's)` for the first disagreements.
+    pub mismatches: Vec<(usize, i64, i32)>,
+    /// Number of disagreements.
+    pub mismatch_count: usize,
+}
+
+/// Evaluates `samples` with the engine's network built from `w` (its file bytes, through its own
+/// loader) and compares with our integer forward pass (clamped like the engine's to
+/// ±`EVAL_LIMIT`).
+pub fn check_engine(
+    bytes: &[u8],
+    w: &format::NetWeights,
+    samples: &[Sample],
+) -> Result<EngineCheck, String> {
+    let engine = Network::from_bytes(bytes).map_err(|e| format!("engine loader: {e}"))?;
+    let limit = i64::from(EVAL_LIMIT);
+    let mut check = EngineCheck::default();
+    for (i, s) in samples.iter().enumerate() {
+        let Some(pos) = s.record().position() else {
+            check.skipped += 1;
+            continue;
+        };
+        let ours = quant::eval_cp(w, s).clamp(-limit, limit);
+        let theirs = engine.evaluate_position(&pos);
+        check.compared += 1;
+        if ours != i64::from(theirs) {
+            check.mismatch_count += 1;
+            if check.mismatches.len() < 10 {
+                check.mismatches.push((i, ours, theirs));
+            }
+        }
+    }
+    Ok(check)
+}
+
+/// `xq-tools net-check`.
+pub fn net_check_main(args: &[String]) -> Result<(), String> {
+    let (mut ckpt, mut net_path, mut data, mut seed, mut count) =
+        (None, None, Vec::new(), 1u64, 10_000usize);
+    let mut flags = Flags::new(args, NET_CHECK_USAGE);
+    while let Some(flag) = flags.next_flag()? {
+        match flag {
+            "--ckpt" => ckpt = Some(PathBuf::from(flags.value(flag)?)),
+            "--net" => net_path = Some(PathBuf::from(flags.value(flag)?)),
+            "--data" => data.extend(paths(flags.values(flag)?)),
+            "--seed" => seed = flags.parsed(flag)?,
+            "--count" => count = flags.parsed(flag)?,
+            other => return Err(format!("unknown option {other}\n{NET_CHECK_USAGE}")),
+        }
+    }
+    let (Some(ckpt), Some(net_path)) = (ckpt, net_path) else {
+        return Err(NET_CHECK_USAGE.to_string());
+    };
+    if data.is_empty() {
+        return Err(format!("--data is required\n{NET_CHECK_USAGE}"));
+    }
+    let c = Checkpoint::read(&ckpt)?;
+    let bytes = std::fs::read(&net_path).map_err(|e| format!("{}: {e}", net_path.display()))?;
+    let w = format::decode(&bytes).map_err(|e| format!("{}: {e}", net_path.display()))?;
+    if !quant::has_shape(&w) {
+        return Err(format!(
+            "{}: weights of the wrong shape",
+            net_path.display()
+        ));
+    }
+    println!("{}: {}", net_path.display(), describe_export(&c.params, &w));
+    let split = dataset::load(&data, seed)?;
+    let samples = &split.valid[..split.valid.len().min(count)];
+    let nearest = compare(&c.params, &quant::quantise(&c.params), samples);
+    println!(
+        "float vs nearest rounding on {} validation positions: mean |dcp| {:.3}, max |dcp| {:.3}",
+        nearest.count, nearest.mean, nearest.max
+    );
+    let d = compare(&c.params, &w, samples);
+    println!(
+        "float vs {} on {} validation positions: mean |dcp| {:.3}, max |dcp| {:.3} (bounds {} / {})",
+        net_path.display(),
+        d.count,
+        d.mean,
+        d.max,
+        QUANT_MEAN_BOUND,
+        QUANT_MAX_BOUND
+    );
+    let e = check_engine(&bytes, &w, samples)?;
+    println!(
+        "engine evaluation (xq::nnue::network::Network::evaluate_position) vs ours: {} positions, {} equal, {} different, {} skipped (no legal board)",
+        e.compared,
+        e.compared - e.mismatch_count,
+        e.mismatch_count,
+        e.skipped
+    );
+    for (i, ours, theirs) in &e.mismatches {
+        println!("  validation position {i}: ours {ours} cp, engine {theirs} cp");
+    }
+    if e.mismatch_count > 0 {
+        return Err(
+            "net-check FAILED: the engine's evaluation differs from the integer forward pass"
+                .to_string(),
+        );
+    }
+    if d.mean >= QUANT_MEAN_BOUND || d.max >= QUANT_MAX_BOUND {
+        return Err("net-check FAILED: quantisation error above the bounds".to_string());
+    }
+    println!("net-check passed");
+    Ok(())
+}
+
+/// The SCALE minimising Σ (σ(score / S) − result)² over `pairs` of (score, result 0/½/1), by
+/// golden-section search on [`lo`, `hi`]; returns (S, mean squared error).
+pub fn fit_scale(pairs: &[(f32, f32)], lo: f64, hi: f64) -> (f64, f64) {
+    let err = |scale: f64| -> f64 {
+        pairs
+            .iter()
+            .map(|&(s, r)| {
+                let p = 1.0 / (1.0 + (-f64::from(s) / scale).exp());
+                (p - f64::from(r)).powi(2)
+            })
+            .sum::<f64>()
+            / pairs.len().max(1) as f64
+    };
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut a, mut b) = (lo, hi);
+    let mut c = b - g * (b - a);
+    let mut d = a + g * (b - a);
+    let (mut fc, mut fd) = (err(c), err(d));
+    for _ in 0..60 {
+        if fc < fd {
+            b = d;
+            d = c;
+            fd = fc;
+            c = b - g * (b - a);
+            fc = err(c);
+        } else {
+            a = c;
+            c = d;
+            fc = fd;
+            d = a + g * (b - a);
+            fd = err(d);
+        }
+    }
+    let s = (a + b) / 2.0;
+    (s, err(s))
+}
+
+/// `xq-tools fit-scale`.
+pub fn fit_scale_main(args: &[String]) -> Result<(), String> {
+    let mut data = Vec::new();
+    let mut flags = Flags::new(args, FIT_SCALE_USAGE);
+    while let Some(flag) = flags.next_flag()? {
+        match flag {
+            "--data" => data.extend(paths(flags.values(flag)?)),
+            other => return Err(format!("unknown option {other}\n{FIT_SCALE_USAGE}")),
+        }
+    }
+    if data.is_empty() {
+        return Err(FIT_SCALE_USAGE.to_string());
+    }
+    let split = dataset::load(&data, 1)?;
+    let pairs: Vec<(f32, f32)> = split
+        .train
+        .iter()
+        .chain(&split.valid)
+        .map(|s| (f32::from(s.score), f32::from(s.result) * 0.5))
+        .collect();
+    let (scale, mse) = fit_scale(&pairs, 20.0, 5000.0);
+    let (_, mse_400) = fit_scale(&pairs, 400.0, 400.0);
+    println!(
+        "fitted SCALE {scale:.1} (mean squared error {mse:.6}; at SCALE {} it is {mse_400:.6}) over {} positions",
+        format::SCALE,
+        pairs.len()
+    );
+    Ok(())
+}

@@ -1,0 +1,102 @@
+//! The optimiser: AdamW with decoupled weight decay on the weight matrices, clipping of every
+//! parameter after each step, and the cosine learning-rate schedule.
+
+use super::net::{B0, B1, CLIP, N_PARAMS, W0_LEN, W1};
+
+/// AdamW state: first and second moments per parameter and the step count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AdamW {
+    /// First moment (mean of gradients).
+    pub m: Vec<f32>,
+    /// Second moment (mean of squared gradients).
+    pub v: Vec<f32>,
+    /// Steps taken.
+    pub t: u64,
+}
+
+/// β₁.
+pub const BETA1: f32 = 0.9;
+/// β₂.
+pub const BETA2: f32 = 0.999;
+/// Added to √v̂.
+pub const EPS: f32 = 1e-8;
+/// Decoupled weight decay, applied to `W0` and `W1` only (the biases are not decayed).
+pub const WEIGHT_DECAY: f32 = 0.01;
+
+impl AdamW {
+    /// Zero moments.
+    pub fn new() -> AdamW {
+        AdamW {
+            m: vec![0.0; N_PARAMS],
+            v: vec![0.0; N_PARAMS],
+            t: 0,
+        }
+    }
+
+    /// One step on every parameter (dense: all 1260 rows of `W0` are updated, touched or not;
+    /// at this size that costs about as much as a few hundred positions), then clipping to ±CLIP.
+    pub fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32) {
+        self.t += 1;
+        let bc1 = 1.0 - BETA1.powf(self.t as f32);
+        let bc2 = 1.0 - BETA2.powf(self.t as f32);
+        let (step1, step2) = (lr / bc1, 1.0 / bc2);
+        let segments = [
+            (0, W0_LEN, true),
+            (B0, W1, false),
+            (W1, B1, true),
+            (B1, N_PARAMS, false),
+        ];
+        for (start, end, decay) in segments {
+            let keep = if decay { 1.0 - lr * WEIGHT_DECAY } else { 1.0 };
+            let p = &mut params[start..end];
+            let g = &grad[start..end];
+            let m = &mut self.m[start..end];
+            let v = &mut self.v[start..end];
+            for i in 0..p.len() {
+                m[i] = BETA1 * m[i] + (1.0 - BETA1) * g[i];
+                v[i] = BETA2 * v[i] + (1.0 - BETA2) * g[i] * g[i];
+                let update = step1 * m[i] / ((v[i] * step2).sqrt() + EPS);
+                p[i] = (p[i] * keep - update).clamp(-CLIP, CLIP);
+            }
+        }
+    }
+}
+
+/// Cosine schedule from `start` at step 0 to `end` at step `total`.
+pub fn cosine_lr(step: u64, total: u64, start: f32, end: f32) -> f32 {
+    let x = if total == 0 {
+        1.0
+    } else {
+        (step as f64 / total as f64).min(1.0)
+    };
+    let c = 0.5 * (1.0 + (std::f64::consts::PI * x).cos());
+    (f64::from(end) + (f64::from(start) - f64::from(end)) * c) as f32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schedule_ends() {
+        assert!((cosine_lr(0, 100, 1e-3, 1e-5) - 1e-3).abs() < 1e-9);
+        assert!((cosine_lr(100, 100, 1e-3, 1e-5) - 1e-5).abs() < 1e-9);
+        assert!((cosine_lr(50, 100, 1e-3, 1e-5) - 0.505e-3).abs() < 1e-8);
+    }
+
+    #[test]
+    fn first_step_moves_by_lr_and_clips() {
+        let mut p = vec![0.0; N_PARAMS];
+        p[W1] = 1.98;
+        let mut g = vec![0.0; N_PARAMS];
+        g[0] = 3.0;
+        g[B1] = -0.5;
+        g[W1] = -1.0;
+        let mut opt = AdamW::new();
+        opt.step(&mut p, &g, 0.01);
+        assert!((p[0] + 0.01).abs() < 1e-5);
+        assert!((p[B1] - 0.01).abs() < 1e-5);
+        assert_eq!(p[W1], CLIP);
+        assert_eq!(p[1], 0.0);
+    }
+}

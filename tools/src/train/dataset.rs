@@ -1,0 +1,355 @@
+//! Training positions in memory: loading record files, deduplication, shuffling, the train /
+//! validation split, and the feature tables (other perspective, left–right mirror).
+
+use super::rng::{Rng, mix};
+use crate::data::{self, RECORD_BYTES};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use xq::nnue::format::INPUTS;
+
+/// Most active features of one perspective (pieces on the board).
+pub const MAX_FEATURES: usize = 32;
+
+/// Share of the positions held out for validation, in per cent.
+pub const VALIDATION_PERCENT: usize = 2;
+
+/// One position as the trainer keeps it: the side to move's active features, its score and the
+/// game result. A piece with record code `c` on oriented square `sq` is the side to move's
+/// feature `c × 90 + sq` (= `rel × 630 + kind × 90 + sq`); the other perspective's features
+/// follow from [`OTHER`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sample {
+    /// Active features of the side to move; the first `len` are valid.
+    pub features: [u16; MAX_FEATURES],
+    /// Number of pieces.
+    pub len: u8,
+    /// 0 loss, 1 draw, 2 win, for the side to move.
+    pub result: u8,
+    /// Search score in centipawns, side to move.
+    pub score: i16,
+}
+
+impl Sample {
+    /// The sample of a decoded record.
+    pub fn from_record(r: &data::Record) -> Sample {
+        let mut features = [0u16; MAX_FEATURES];
+        for (slot, &(code, sq)) in features.iter_mut().zip(&r.pieces) {
+            *slot = u16::from(code) * 90 + u16::from(sq);
+        }
+        Sample {
+            features,
+            len: r.pieces.len().min(MAX_FEATURES) as u8,
+            result: r.result,
+            score: r.score,
+        }
+    }
+
+    /// The record this sample came from (flags lost).
+    pub fn record(&self) -> data::Record {
+        data::Record {
+            pieces: self
+                .active()
+                .iter()
+                .map(|&f| ((f / 90) as u8, (f % 90) as u8))
+                .collect(),
+            score: self.score,
+            result: self.result,
+            flags: 0,
+        }
+    }
+
+    /// The active features of the side to move.
+    pub fn active(&self) -> &[u16] {
+        &self.features[..usize::from(self.len)]
+    }
+
+    /// Writes both perspectives' features (side to move, other side), mirrored left–right when
+    /// `mirror` is set; returns how many each holds.
+    #[inline]
+    pub fn both_perspectives(
+        &self,
+        mirror: bool,
+        stm: &mut [u16; MAX_FEATURES],
+        other: &mut [u16; MAX_FEATURES],
+    ) -> usize {
+        let n = usize::from(self.len);
+        for i in 0..n {
+            let f = self.features[i];
+            let f = if mirror { MIRROR[usize::from(f)] } else { f };
+            stm[i] = f;
+            other[i] = OTHER[usize::from(f)];
+        }
+        n
+    }
+
+    /// A key identifying the board (not the score or result): a 64-bit hash of the sorted
+    /// feature list. Collisions are negligible at the data sizes used (≈ n² / 2⁶⁵).
+    pub fn board_key(&self) -> u64 {
+        let mut sorted = self.features;
+        let sorted = &mut sorted[..self.active().len()];
+        sorted.sort_unstable();
+        let mut h = mix(u64::from(self.len) ^ 0x51_7cc1_b727_220a);
+        for &f in sorted.iter() {
+            h = mix(h ^ u64::from(f));
+        }
+        h
+    }
+}
+
+/// Side-to-move feature → the same piece seen by the other side: own and opponent swapped,
+/// square flipped top to bottom (rank r → 9 − r).
+pub static OTHER: [u16; INPUTS] = other_table();
+/// Feature → the same piece on the left–right mirrored square (file f → 8 − f).
+pub static MIRROR: [u16; INPUTS] = mirror_table();
+
+const fn other_table() -> [u16; INPUTS] {
+    let mut t = [0u16; INPUTS];
+    let mut f = 0;
+    while f < INPUTS {
+        let (rel, kind, sq) = (f / 630, f % 630 / 90, f % 90);
+        let flipped = (9 - sq / 9) * 9 + sq % 9;
+        t[f] = ((1 - rel) * 630 + kind * 90 + flipped) as u16;
+        f += 1;
+    }
+    t
+}
+
+const fn mirror_table() -> [u16; INPUTS] {
+    let mut t = [0u16; INPUTS];
+    let mut f = 0;
+    while f < INPUTS {
+        let (piece, sq) = (f / 90, f % 90);
+        t[f] = (piece * 90 + sq / 9 * 9 + (8 - sq % 9)) as u16;
+        f += 1;
+    }
+    t
+}
+
+/// What loading found.
+#[derive(Clone, Debug, Default)]
+pub struct LoadStats {
+    /// Files read.
+    pub files: usize,
+    /// Records read (decodable or not).
+    pub records: usize,
+    /// Records that did not decode.
+    pub bad: usize,
+    /// Boards seen before (dropped).
+    pub duplicates: usize,
+    /// Bytes after the last whole record, summed over files.
+    pub trailing_bytes: usize,
+}
+
+/// The files named by `paths`: a file as given, a directory as all its `*.bin` files in name
+/// order.
+pub fn expand_paths(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let entries = std::fs::read_dir(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            let mut found: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|q| q.is_file() && q.extension().is_some_and(|x| x == "bin"))
+                .collect();
+            if found.is_empty() {
+                return Err(format!("{}: no *.bin files in this directory", p.display()));
+            }
+            found.sort();
+            out.extend(found);
+        } else if p.is_file() {
+            out.push(p.clone());
+        } else {
+            return Err(format!("{}: no such file or directory", p.display()));
+        }
+    }
+    if out.is_empty() {
+        return Err("no data files given (--data FILE|DIR ...)".to_string());
+    }
+    Ok(out)
+}
+
+/// Undecodable records reported one by one per file; the rest only counted.
+const REPORT_BAD: usize = 5;
+
+/// Reads every record of `files` in order. Undecodable records are skipped and reported with
+/// their file and index; a partial record at the end of a file (one still being written) is
+/// ignored with a note.
+pub fn read_records(files: &[PathBuf], stats: &mut LoadStats) -> Result<Vec<Sample>, String> {
+    let mut samples = Vec::new();
+    for path in files {
+        read_file(path, stats, &mut samples)?;
+    }
+    Ok(samples)
+}
+
+fn read_file(path: &Path, stats: &mut LoadStats, out: &mut Vec<Sample>) -> Result<(), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    stats.files += 1;
+    let (chunks, rest) = bytes.as_chunks::<RECORD_BYTES>();
+    if !rest.is_empty() {
+        eprintln!(
+            "{}: {} trailing bytes after record {} ignored (partial record)",
+            path.display(),
+            rest.len(),
+            chunks.len()
+        );
+        stats.trailing_bytes += rest.len();
+    }
+    let mut bad_here = 0;
+    out.reserve(chunks.len());
+    for (i, chunk) in chunks.iter().enumerate() {
+        stats.records += 1;
+        match data::decode(chunk) {
+            Ok(r) => out.push(Sample::from_record(&r)),
+            Err(e) => {
+                bad_here += 1;
+                if bad_here <= REPORT_BAD {
+                    eprintln!("{}: record {i} skipped: {e}", path.display());
+                }
+            }
+        }
+    }
+    if bad_here > REPORT_BAD {
+        eprintln!(
+            "{}: {} undecodable records skipped in all ({} not listed)",
+            path.display(),
+            bad_here,
+            bad_here - REPORT_BAD
+        );
+    }
+    stats.bad += bad_here;
+    Ok(())
+}
+
+/// Shuffles (Fisher–Yates, seeded), then keeps the first occurrence of each board in shuffled
+/// order — so a random one of the records of a repeated board survives, with its own score and
+/// result — preserving the shuffled order. Returns the number dropped.
+pub fn shuffle_dedup(samples: &mut Vec<Sample>, rng: &mut Rng) -> usize {
+    rng.shuffle(samples);
+    let before = samples.len();
+    let mut seen = HashSet::with_capacity(samples.len());
+    samples.retain(|s| seen.insert(s.board_key()));
+    before - samples.len()
+}
+
+/// Training and validation positions.
+pub struct Split {
+    /// 98 %.
+    pub train: Vec<Sample>,
+    /// 2 % (at least one position).
+    pub valid: Vec<Sample>,
+}
+
+/// Splits shuffled samples: the last 2 % (at least one) for validation.
+pub fn split(mut samples: Vec<Sample>) -> Result<Split, String> {
+    if samples.len() < 2 {
+        return Err(format!(
+            "{} usable positions: need at least 2 (one to train on, one to validate)",
+            samples.len()
+        ));
+    }
+    let n_valid = (samples.len() * VALIDATION_PERCENT / 100).max(1);
+    let valid = samples.split_off(samples.len() - n_valid);
+    Ok(Split {
+        train: samples,
+        valid,
+    })
+}
+
+/// Loads, shuffles, deduplicates and splits `paths` with `seed`, printing a summary line. The
+/// same files and seed always give the same split.
+pub fn load(paths: &[PathBuf], seed: u64) -> Result<Split, String> {
+    let files = expand_paths(paths)?;
+    let mut stats = LoadStats::default();
+    let mut samples = read_records(&files, &mut stats)?;
+    let mut rng = Rng::new(seed ^ 0x5eed_da7a);
+    stats.duplicates = shuffle_dedup(&mut samples, &mut rng);
+    let mut results = [0usize; 3];
+    for s in &samples {
+        results[usize::from(s.result.min(2))] += 1;
+    }
+    let share = |k: usize| 100.0 * results[k] as f64 / samples.len().max(1) as f64;
+    let mean_abs_score = samples
+        .iter()
+        .map(|s| f64::from(s.score).abs())
+        .sum::<f64>()
+        / samples.len().max(1) as f64;
+    eprintln!(
+        "data: results for the side to move: {:.1} % wins, {:.1} % draws, {:.1} % losses; mean |score| {:.0} cp",
+        share(2),
+        share(1),
+        share(0),
+        mean_abs_score
+    );
+    let result = split(samples)?;
+    eprintln!(
+        "data: {} files, {} records, {} undecodable, {} duplicate boards dropped -> {} train, {} validation",
+        stats.files,
+        stats.records,
+        stats.bad,
+        stats.duplicates,
+        result.train.len(),
+        result.valid.len()
+    );
+    Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_are_involutions_and_match_the_definition() {
+        for f in 0..INPUTS {
+            assert_eq!(usize::from(OTHER[usize::from(OTHER[f])]), f);
+            assert_eq!(usize::from(MIRROR[usize::from(MIRROR[f])]), f);
+        }
+        // Own rook on a0 (code 4): the opponent sees an enemy rook on a9.
+        assert_eq!(OTHER[4 * 90], 630 + 4 * 90 + 81);
+        // Opponent pawn (code 13) on i5 = 5 * 9 + 8 = 53: seen by the other side as its own pawn
+        // on i4 = 44.
+        assert_eq!(OTHER[13 * 90 + 53], 6 * 90 + 44);
+        assert_eq!(MIRROR[4 * 90], 4 * 90 + 8);
+    }
+
+    #[test]
+    fn samples_agree_with_records() {
+        let rec = data::Record {
+            pieces: vec![(0, 4), (7, 85), (4, 0), (13, 53)],
+            score: -12,
+            result: 1,
+            flags: 0,
+        };
+        let s = Sample::from_record(&rec);
+        let mut stm = [0; MAX_FEATURES];
+        let mut other = [0; MAX_FEATURES];
+        assert_eq!(s.both_perspectives(false, &mut stm, &mut other), 4);
+        assert_eq!(&stm[..4], &[4, 7 * 90 + 85, 4 * 90, 13 * 90 + 53]);
+        assert_eq!(&other[..4], &[630 + 85, 4, 630 + 4 * 90 + 81, 6 * 90 + 44]);
+        // Mirroring agrees with Record::mirrored.
+        let m = Sample::from_record(&rec.mirrored());
+        s.both_perspectives(true, &mut stm, &mut other);
+        let mut a = stm[..4].to_vec();
+        let mut b = m.active().to_vec();
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(a, b);
+        assert_eq!(s.board_key(), Sample { score: 5, ..s }.board_key());
+        assert_ne!(s.board_key(), m.board_key());
+    }
+
+    #[test]
+    fn dedup_keeps_one_per_board() {
+        let rec = data::Record {
+            pieces: vec![(0, 3), (7, 85)],
+            score: 0,
+            result: 1,
+            flags: 0,
+        };
+        let a = Sample::from_record(&rec);
+        let b = Sample::from_record(&rec.mirrored());
+        let mut v = vec![a, b, Sample { score: 9, ..a }, a];
+        assert_eq!(shuffle_dedup(&mut v, &mut Rng::new(1)), 2);
+        assert_eq!(v.len(), 2);
+    }
+}

@@ -1,0 +1,327 @@
+//! The float network: parameter layout, initialisation, and the per-position forward and backward
+//! passes (sparse first layer, SCReLU, one output), batched over threads.
+
+use super::dataset::{MAX_FEATURES, Sample};
+use super::rng::{Rng, mix};
+use xq::nnue::format::{HIDDEN, INPUTS, SCALE};
+
+/// Hidden neurons per perspective.
+pub const H: usize = HIDDEN;
+/// Floats in `W0` (one row of `H` per input feature).
+pub const W0_LEN: usize = INPUTS * H;
+/// Offset of `b0`.
+pub const B0: usize = W0_LEN;
+/// Offset of `W1` (side to move's half, then the other side's).
+pub const W1: usize = B0 + H;
+/// Offset of `b1`.
+pub const B1: usize = W1 + 2 * H;
+/// Number of parameters: `W0`, `b0`, `W1`, `b1`, stored in that order in one flat vector (the
+/// gradient buffers and the optimiser moments use the same layout).
+pub const N_PARAMS: usize = B1 + 1;
+
+/// Every parameter is kept within ±`CLIP` (so that quantised values fit the engine's kernels).
+pub const CLIP: f32 = 1.98;
+
+/// `SCALE` as a float: centipawns = output × `SCALE_F`.
+pub const SCALE_F: f32 = SCALE as f32;
+
+/// The logistic function.
+#[inline]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The training target of a sample: `λ · result + (1 − λ) · σ(score / SCALE)`, result in 0, ½, 1.
+#[inline]
+pub fn target(s: &Sample, lambda: f32) -> f32 {
+    lambda * f32::from(s.result) * 0.5 + (1.0 - lambda) * sigmoid(f32::from(s.score) / SCALE_F)
+}
+
+/// Fresh parameters: `W0` uniform in ±0.5/√32 (an accumulator of about 30 active rows starts with
+/// a spread of roughly 0.3), `W1` uniform in ±1/√(2H), biases zero.
+pub fn init(seed: u64) -> Vec<f32> {
+    let mut rng = Rng::new(seed ^ 0x1417_0000);
+    let mut p = vec![0.0f32; N_PARAMS];
+    let w0_bound = 0.5 / 32f32.sqrt();
+    let w1_bound = 1.0 / ((2 * H) as f32).sqrt();
+    for x in &mut p[..W0_LEN] {
+        *x = rng.symmetric(w0_bound);
+    }
+    for x in &mut p[W1..B1] {
+        *x = rng.symmetric(w1_bound);
+    }
+    p
+}
+
+/// Read-only view of a flat parameter (or gradient) vector.
+struct View<'a> {
+    w0: &'a [[f32; H]],
+    b0: &'a [f32; H],
+    w1s: &'a [f32; H],
+    w1n: &'a [f32; H],
+    b1: f32,
+}
+
+fn view(p: &[f32]) -> View<'_> {
+    let (rows, _) = p[..B1].as_chunks::<H>();
+    let (w0, tail) = rows.split_at(INPUTS);
+    View {
+        w0,
+        b0: &tail[0],
+        w1s: &tail[1],
+        w1n: &tail[2],
+        b1: p[B1],
+    }
+}
+
+/// Mutable view of a gradient vector.
+struct ViewMut<'a> {
+    w0: &'a mut [[f32; H]],
+    b0: &'a mut [f32; H],
+    w1s: &'a mut [f32; H],
+    w1n: &'a mut [f32; H],
+    b1: &'a mut f32,
+}
+
+fn view_mut(g: &mut [f32]) -> ViewMut<'_> {
+    let (head, b1) = g.split_at_mut(B1);
+    let (rows, _) = head.as_chunks_mut::<H>();
+    let (w0, tail) = rows.split_at_mut(INPUTS);
+    let [b0, w1s, w1n] = tail else {
+        unreachable!("the layout has three rows after W0")
+    };
+    ViewMut {
+        w0,
+        b0,
+        w1s,
+        w1n,
+        b1: &mut b1[0],
+    }
+}
+
+/// `acc = b0 + Σ W0[f]` over `features`.
+#[inline]
+fn accumulate(v: &View, features: &[u16], acc: &mut [f32; H]) {
+    *acc = *v.b0;
+    for &f in features {
+        let row = &v.w0[usize::from(f)];
+        for i in 0..H {
+            acc[i] += row[i];
+        }
+    }
+}
+
+/// `Σ clamp(a, 0, 1)² · w`, with eight independent partial sums so that it vectorises.
+#[inline]
+fn screlu_dot(a: &[f32; H], w: &[f32; H]) -> f32 {
+    let mut lanes = [0.0f32; 8];
+    let (ac, _) = a.as_chunks::<8>();
+    let (wc, _) = w.as_chunks::<8>();
+    for (ac, wc) in ac.iter().zip(wc) {
+        for l in 0..8 {
+            let x = ac[l].clamp(0.0, 1.0);
+            lanes[l] += x * x * wc[l];
+        }
+    }
+    lanes.iter().sum()
+}
+
+/// Accumulators of both perspectives for one position.
+pub struct Scratch {
+    stm: [u16; MAX_FEATURES],
+    other: [u16; MAX_FEATURES],
+    acc_s: [f32; H],
+    acc_n: [f32; H],
+}
+
+impl Scratch {
+    /// Zeroed scratch space.
+    pub fn new() -> Scratch {
+        Scratch {
+            stm: [0; MAX_FEATURES],
+            other: [0; MAX_FEATURES],
+            acc_s: [0.0; H],
+            acc_n: [0.0; H],
+        }
+    }
+}
+
+/// The raw output `o` for `s` (mirrored or not); centipawns are `o × SCALE`.
+fn forward(v: &View, s: &Sample, mirror: bool, x: &mut Scratch) -> f32 {
+    let n = s.both_perspectives(mirror, &mut x.stm, &mut x.other);
+    accumulate(v, &x.stm[..n], &mut x.acc_s);
+    accumulate(v, &x.other[..n], &mut x.acc_n);
+    screlu_dot(&x.acc_s, v.w1s) + screlu_dot(&x.acc_n, v.w1n) + v.b1
+}
+
+/// The float evaluation of `s` in centipawns (output × SCALE), without mirroring.
+pub fn eval_cp(params: &[f32], s: &Sample) -> f32 {
+    forward(&view(params), s, false, &mut Scratch::new()) * SCALE_F
+}
+
+/// Adds the gradient of `weight · (σ(o) − t)²` for one position into `g`; returns the
+/// unweighted loss.
+fn backward(
+    v: &View,
+    g: &mut ViewMut,
+    s: &Sample,
+    mirror: bool,
+    lambda: f32,
+    weight: f32,
+    x: &mut Scratch,
+) -> f32 {
+    let o = forward(v, s, mirror, x);
+    let p = sigmoid(o);
+    let err = p - target(s, lambda);
+    let d = 2.0 * err * p * (1.0 - p) * weight;
+    *g.b1 += d;
+    output_and_hidden_grad(d, &mut x.acc_s, v.w1s, g.w1s);
+    output_and_hidden_grad(d, &mut x.acc_n, v.w1n, g.w1n);
+    // Now acc_s and acc_n hold ∂loss/∂accumulator.
+    for i in 0..H {
+        g.b0[i] += x.acc_s[i] + x.acc_n[i];
+    }
+    let n = usize::from(s.len);
+    for &f in &x.stm[..n] {
+        add_row(&mut g.w0[usize::from(f)], &x.acc_s);
+    }
+    for &f in &x.other[..n] {
+        add_row(&mut g.w0[usize::from(f)], &x.acc_n);
+    }
+    err * err
+}
+
+/// With `a` one perspective's accumulator: `gw1 += d · SCReLU(a)`, and `a` is replaced by
+/// `∂/∂a = d · w1 · 2a` inside (0, 1), zero outside.
+#[inline]
+fn output_and_hidden_grad(d: f32, a: &mut [f32; H], w1: &[f32; H], gw1: &mut [f32; H]) {
+    for i in 0..H {
+        let x = a[i];
+        let c = x.clamp(0.0, 1.0);
+        gw1[i] += d * c * c;
+        a[i] = if x > 0.0 && x < 1.0 {
+            2.0 * d * w1[i] * x
+        } else {
+            0.0
+        };
+    }
+}
+
+#[inline]
+fn add_row(row: &mut [f32; H], delta: &[f32; H]) {
+    for i in 0..H {
+        row[i] += delta[i];
+    }
+}
+
+/// Which positions of a batch are mirrored: a coin per (key, position number), independent of how
+/// the batch is split over threads.
+#[derive(Clone, Copy, Debug)]
+pub struct Coins {
+    /// Mixed from the seed and the epoch; `None` disables mirroring.
+    pub key: Option<u64>,
+    /// Position number of the batch's first sample.
+    pub first: u64,
+}
+
+impl Coins {
+    #[inline]
+    fn mirror(&self, i: usize) -> bool {
+        match self.key {
+            Some(k) => {
+                mix(k ^ (self.first + i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)) & 1 == 1
+            }
+            None => false,
+        }
+    }
+}
+
+/// Gradient of the batch's mean loss, computed over `grads.len()` threads (each filling its own
+/// buffer for its part of the batch) and summed into `grads[0]`. Returns the summed loss.
+pub fn batch_gradient(
+    params: &[f32],
+    batch: &[Sample],
+    coins: Coins,
+    lambda: f32,
+    grads: &mut [Vec<f32>],
+) -> f64 {
+    let threads = grads.len().max(1);
+    let weight = 1.0 / batch.len().max(1) as f32;
+    let per = batch.len().div_ceil(threads).max(1);
+    let part = |g: &mut Vec<f32>, start: usize| -> f64 {
+        g.clear();
+        g.resize(N_PARAMS, 0.0);
+        let end = (start + per).min(batch.len());
+        let start = start.min(end);
+        let v = view(params);
+        let mut gv = view_mut(g);
+        let mut x = Scratch::new();
+        let mut loss = 0.0f64;
+        for (i, s) in batch[start..end].iter().enumerate() {
+            let mirror = coins.mirror(start + i);
+            loss += f64::from(backward(&v, &mut gv, s, mirror, lambda, weight, &mut x));
+        }
+        loss
+    };
+    let loss = if grads.len() <= 1 {
+        grads.iter_mut().map(|g| part(g, 0)).sum()
+    } else {
+        std::thread::scope(|scope| {
+            let (first, rest) = grads.split_at_mut(1);
+            let handles: Vec<_> = rest
+                .iter_mut()
+                .enumerate()
+                .map(|(t, g)| {
+                    let part = &part;
+                    scope.spawn(move || part(g, (t + 1) * per))
+                })
+                .collect();
+            let mut loss = part(&mut first[0], 0);
+            for h in handles {
+                loss += h.join().unwrap_or(f64::NAN);
+            }
+            loss
+        })
+    };
+    if let Some((first, rest)) = grads.split_first_mut() {
+        for g in rest.iter() {
+            for (a, b) in first.iter_mut().zip(g) {
+                *a += b;
+            }
+        }
+    }
+    loss
+}
+
+/// Summed loss over `samples` (no mirroring), on `threads` threads.
+pub fn loss_sum(params: &[f32], samples: &[Sample], lambda: f32, threads: usize) -> f64 {
+    let threads = threads.max(1);
+    let per = samples.len().div_ceil(threads).max(1);
+    let part = |chunk: &[Sample]| -> f64 {
+        let v = view(params);
+        let mut x = Scratch::new();
+        chunk
+            .iter()
+            .map(|s| {
+                let e = sigmoid(forward(&v, s, false, &mut x)) - target(s, lambda);
+                f64::from(e * e)
+            })
+            .sum()
+    };
+    if threads == 1 {
+        return part(samples);
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = samples
+            .chunks(per)
+            .map(|c| {
+                let part = &part;
+                scope.spawn(move || part(c))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(f64::NAN))
+            .sum()
+    })
+}

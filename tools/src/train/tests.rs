@@ -1,0 +1,396 @@
+//! Trainer tests: smoke run, a linear teacher, export and quantisation checks, and a gradient
+//! check against finite differences of an independent double-precision forward pass.
+
+use super::checkpoint::Checkpoint;
+use super::dataset::{self, MIRROR, Sample, Split};
+use super::net::{self, B0, B1, Coins, H, N_PARAMS, W1};
+use super::rng::Rng;
+use super::{
+    Outcome, QUANT_MAX_BOUND, QUANT_MEAN_BOUND, Settings, check_engine, compare, quant, train,
+};
+use crate::data;
+use std::sync::OnceLock;
+use xq::movegen::legal_moves;
+use xq::nnue::format::{self, INPUTS};
+use xq::position::Position;
+
+/// Positions from seeded random games (captures happen, so material varies), side to move
+/// oriented as in the record files, with score and result zero.
+fn random_positions(n: usize, seed: u64) -> Vec<Sample> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let mut pos = Position::startpos();
+        for ply in 0..200 {
+            let moves = legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            if ply >= 4 && rng.below(3) == 0 {
+                let rec = data::decode(&data::encode(&pos, 0, data::DRAW, ply))
+                    .expect("encoded records decode");
+                out.push(Sample::from_record(&rec));
+                if out.len() == n {
+                    break;
+                }
+            }
+            pos.play(moves[rng.below(moves.len() as u64) as usize]);
+        }
+    }
+    out
+}
+
+/// A material teacher: piece values (pawns over the river count double) for the side to move,
+/// results drawn from the logistic of the score with a band of draws.
+fn label_material(samples: &mut [Sample], seed: u64) {
+    const VALUE: [i32; 7] = [0, 120, 120, 400, 900, 450, 100];
+    let mut rng = Rng::new(seed);
+    for s in samples {
+        let mut score = 0;
+        for &f in s.active() {
+            let (code, sq) = (usize::from(f) / 90, usize::from(f) % 90);
+            let mut v = VALUE[code % 7];
+            if code % 7 == 6 && (code < 7) == (sq / 9 >= 5) {
+                v *= 2;
+            }
+            score += if code < 7 { v } else { -v };
+        }
+        s.score = score.clamp(-2000, 2000) as i16;
+        let p = net::sigmoid(f32::from(s.score) / 400.0);
+        let u = rng.unit();
+        s.result = if u < p - 0.1 {
+            2
+        } else if u < p + 0.1 {
+            1
+        } else {
+            0
+        };
+    }
+}
+
+fn split_of(mut samples: Vec<Sample>, seed: u64) -> Split {
+    dataset::shuffle_dedup(&mut samples, &mut Rng::new(seed));
+    dataset::split(samples).expect("enough samples")
+}
+
+fn quiet(_: &super::EpochReport, _: &Checkpoint, _: &Checkpoint) -> Result<(), String> {
+    Ok(())
+}
+
+/// A small run on 20 k material-labelled positions, shared by the tests that need a trained net.
+fn smoke_run() -> &'static (Split, Outcome) {
+    static RUN: OnceLock<(Split, Outcome)> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let mut samples = random_positions(20_000, 11);
+        label_material(&mut samples, 12);
+        let mut split = split_of(samples, 13);
+        let s = Settings {
+            epochs: 2,
+            lr: 5e-3,
+            lr_end: 1e-4,
+            batch: 512,
+            threads: 2,
+            ..Settings::default()
+        };
+        let outcome = train(&s, &mut split, None, quiet).expect("training runs");
+        (split, outcome)
+    })
+}
+
+#[test]
+fn smoke_validation_loss_decreases() {
+    let (_, o) = smoke_run();
+    let losses: Vec<f64> = o.history.iter().map(|r| r.valid_loss).collect();
+    eprintln!("initial {:.5}, epochs {losses:?}", o.initial_valid_loss);
+    assert_eq!(losses.len(), 2);
+    assert!(losses[0] < o.initial_valid_loss);
+    assert!(losses[1] < losses[0]);
+    assert!(losses[1] < 0.5 * o.initial_valid_loss);
+    assert!(
+        o.history
+            .iter()
+            .all(|r| r.speed > 0.0 && r.train_loss.is_finite())
+    );
+}
+
+#[test]
+fn linear_teacher_is_fitted() {
+    // A fixed, mirror-symmetric linear function of the side to move's features.
+    let mut rng = Rng::new(21);
+    let mut c = [0.0f32; INPUTS];
+    for f in 0..INPUTS {
+        let m = usize::from(MIRROR[f]);
+        if m >= f {
+            c[f] = rng.symmetric(0.12);
+            c[m] = c[f];
+        }
+    }
+    let mut samples = random_positions(12_000, 22);
+    for s in &mut samples {
+        let x: f32 = s.active().iter().map(|&f| c[usize::from(f)]).sum();
+        s.score = (x * 400.0).round().clamp(-3000.0, 3000.0) as i16;
+    }
+    let mut split = split_of(samples, 23);
+    let s = Settings {
+        epochs: 12,
+        lambda: 0.0,
+        lr: 1e-2,
+        lr_end: 1e-4,
+        batch: 256,
+        threads: 2,
+        ..Settings::default()
+    };
+    let o = train(&s, &mut split, None, quiet).expect("training runs");
+    let last = o.history.last().expect("epochs ran").valid_loss;
+    eprintln!(
+        "linear teacher: initial {:.6}, final {last:.6}",
+        o.initial_valid_loss
+    );
+    assert!(last < 1e-4, "validation loss {last}");
+    assert!(last < o.initial_valid_loss / 50.0);
+}
+
+#[test]
+fn export_decodes_to_the_same_integer_forward_and_stays_close_to_float() {
+    let (split, o) = smoke_run();
+    let params = &o.best.params;
+    let nearest = quant::quantise(params);
+    let w = quant::quantise_calibrated(params, &split.train);
+    // The refit touches only the output layer and keeps the kernels' ranges.
+    assert_eq!((&w.w0, &w.b0), (&nearest.w0, &nearest.b0));
+    assert!(w.w1.iter().all(|v| v.abs() <= 127));
+    let bytes = format::encode(&w);
+    let back = format::decode(&bytes).expect("own export decodes");
+    assert_eq!(back, w);
+    for s in &split.valid {
+        assert_eq!(quant::eval_cp(&back, s), quant::eval_cp(&w, s));
+    }
+    // The engine, loading the same bytes, evaluates exactly as our integer forward pass.
+    let e = check_engine(&bytes, &w, &split.valid).expect("the engine loads the export");
+    assert_eq!((e.mismatch_count, e.skipped), (0, 0), "{e:?}");
+    assert_eq!(e.compared, split.valid.len());
+    let plain = compare(params, &nearest, &split.valid);
+    let d = compare(params, &back, &split.valid);
+    eprintln!(
+        "quantised vs float over {} positions: nearest rounding mean {:.3} max {:.3}; calibrated mean {:.3} max {:.3}",
+        d.count, plain.mean, plain.max, d.mean, d.max
+    );
+    assert!(
+        d.mean < QUANT_MEAN_BOUND && d.max < QUANT_MAX_BOUND,
+        "{d:?}"
+    );
+    assert!(d.mean < plain.mean);
+    // The net is not trivially flat: evaluations spread over hundreds of centipawns.
+    let spread = split
+        .valid
+        .iter()
+        .map(|s| quant::eval_cp(&w, s).abs())
+        .max()
+        .unwrap_or(0);
+    assert!(spread > 200, "largest |eval| {spread}");
+}
+
+#[test]
+fn quantisation_rounds_and_clips() {
+    let mut p = vec![0.0f32; N_PARAMS];
+    p[0] = 1.0;
+    p[1] = -0.5 / 255.0 - 1e-6;
+    p[B0] = 1.98;
+    p[W1] = -1.98;
+    p[W1 + H] = 0.5 / 64.0 + 1e-6;
+    p[B1] = 0.25;
+    let w = quant::quantise(&p);
+    assert_eq!((w.w0[0], w.w0[1], w.b0[0]), (255, -1, 505));
+    assert_eq!((w.w1[0], w.w1[H]), (-127, 1));
+    assert_eq!(w.b1, 4080);
+}
+
+/// Integer forward by hand on a net with three pieces and two non-zero first-layer weights.
+#[test]
+fn integer_forward_follows_the_format() {
+    let mut p = vec![0.0f32; N_PARAMS];
+    let s = Sample::from_record(&data::Record {
+        pieces: vec![(0, 4), (6, 30), (7, 85)],
+        score: 0,
+        result: 1,
+        flags: 0,
+    });
+    // Side to move: own king e0 = 4, own pawn d3 = 6 * 90 + 30, enemy king e9 = 630 + 85.
+    // Other side: the same kings (630 + 85 and 4) and an enemy pawn on d6: 630 + 540 + 57.
+    p[4 * H] = 0.5; // both perspectives, neuron 0
+    p[(6 * 90 + 30) * H] = 0.3; // side to move only
+    p[(630 + 540 + 57) * H + 1] = -0.2; // other side only, neuron 1 (clamped to 0)
+    p[W1] = 1.0;
+    p[W1 + H] = -0.5;
+    p[B1] = 0.1;
+    let w = quant::quantise(&p);
+    // us0 = 128 + 77 = 205, them0 = 128, them1 = -51 -> 0.
+    let sum = 205 * 205 * 64 + 128 * 128 * (-32);
+    let v = i64::from(sum / 255) + 1632;
+    assert_eq!(quant::eval_cp(&w, &s), v * 400 / (255 * 64));
+    let float = net::eval_cp(&p, &s);
+    let expect = (0.8f32 * 0.8 - 0.5 * 0.5 * 0.5 + 0.1) * 400.0;
+    assert!((float - expect).abs() < 1e-3, "{float} vs {expect}");
+}
+
+/// Independent double-precision loss: features of the other side computed from their
+/// definition, not from the trainer's tables.
+fn reference_loss(p: &[f64], samples: &[Sample], lambda: f64) -> f64 {
+    let mut total = 0.0;
+    for s in samples {
+        let stm: Vec<usize> = s.active().iter().map(|&f| usize::from(f)).collect();
+        let other: Vec<usize> = stm
+            .iter()
+            .map(|&f| {
+                let (rel, kind, sq) = (f / 630, f % 630 / 90, f % 90);
+                (1 - rel) * 630 + kind * 90 + (9 - sq / 9) * 9 + sq % 9
+            })
+            .collect();
+        let mut o = p[B1];
+        for (half, feats) in [(0, &stm), (H, &other)] {
+            for i in 0..H {
+                let mut a = p[B0 + i];
+                for &f in feats.iter() {
+                    a += p[f * H + i];
+                }
+                let c = a.clamp(0.0, 1.0);
+                o += c * c * p[W1 + half + i];
+            }
+        }
+        let pred = 1.0 / (1.0 + (-o).exp());
+        let t = lambda * f64::from(s.result) / 2.0
+            + (1.0 - lambda) / (1.0 + (-f64::from(s.score) / 400.0).exp());
+        total += (pred - t) * (pred - t);
+    }
+    total / samples.len() as f64
+}
+
+#[test]
+fn gradient_matches_finite_differences() {
+    let mut samples = random_positions(6, 31);
+    label_material(&mut samples, 32);
+    let mut rng = Rng::new(33);
+    let mut p = net::init(34);
+    for x in &mut p[..B0] {
+        *x *= 2.5;
+    }
+    for x in &mut p[B0..W1] {
+        *x = rng.symmetric(0.3);
+    }
+    for x in &mut p[W1..B1] {
+        *x = rng.symmetric(1.0);
+    }
+    p[B1] = 0.2;
+    let lambda = 0.4f32;
+    let mut grads = vec![Vec::new()];
+    let coins = Coins {
+        key: None,
+        first: 0,
+    };
+    net::batch_gradient(&p, &samples, coins, lambda, &mut grads);
+    let analytic = &grads[0];
+
+    // Coordinates: all of b0, W1, b1, and W0 entries of rows active in some position (both
+    // perspectives) plus one row active in none.
+    let mut coords: Vec<usize> = (B0..N_PARAMS).collect();
+    let mut active = std::collections::BTreeSet::new();
+    for s in &samples {
+        for &f in &s.active()[..4] {
+            active.insert(usize::from(f));
+            active.insert(usize::from(dataset::OTHER[usize::from(f)]));
+        }
+    }
+    let inactive = (0..INPUTS)
+        .find(|f| {
+            samples.iter().all(|s| {
+                s.active().iter().all(|&g| {
+                    usize::from(g) != *f && usize::from(dataset::OTHER[usize::from(g)]) != *f
+                })
+            })
+        })
+        .expect("some feature is inactive");
+    for &row in active.iter().chain([inactive].iter()) {
+        for _ in 0..6 {
+            coords.push(row * H + rng.below(H as u64) as usize);
+        }
+    }
+
+    let base: Vec<f64> = p.iter().map(|&x| f64::from(x)).collect();
+    let eps = 1e-6;
+    let mut worst = 0.0f64;
+    let mut nonzero = 0;
+    for &k in &coords {
+        let mut q = base.clone();
+        q[k] = base[k] + eps;
+        let up = reference_loss(&q, &samples, f64::from(lambda));
+        q[k] = base[k] - eps;
+        let down = reference_loss(&q, &samples, f64::from(lambda));
+        let numeric = (up - down) / (2.0 * eps);
+        let a = f64::from(analytic[k]);
+        let err = (numeric - a).abs() / (1e-4 + numeric.abs().max(a.abs()));
+        worst = worst.max(err);
+        if numeric.abs() > 1e-6 {
+            nonzero += 1;
+        }
+        assert!(
+            err < 2e-2,
+            "parameter {k}: analytic {a:e}, numeric {numeric:e}"
+        );
+    }
+    for i in 0..H {
+        assert_eq!(analytic[inactive * H + i], 0.0);
+    }
+    eprintln!(
+        "gradient check: {} coordinates, {nonzero} non-zero, worst relative error {worst:.2e}",
+        coords.len()
+    );
+    assert!(nonzero > coords.len() / 2);
+}
+
+#[test]
+fn threads_agree_on_the_gradient() {
+    let mut samples = random_positions(300, 41);
+    label_material(&mut samples, 42);
+    let p = net::init(43);
+    let coins = Coins {
+        key: Some(7),
+        first: 100,
+    };
+    let mut one = vec![Vec::new()];
+    let mut three = vec![Vec::new(); 3];
+    let l1 = net::batch_gradient(&p, &samples, coins, 0.4, &mut one);
+    let l3 = net::batch_gradient(&p, &samples, coins, 0.4, &mut three);
+    assert!((l1 - l3).abs() < 1e-9 * l1.max(1.0) + 1e-6);
+    let scale = one[0].iter().fold(0.0f32, |m, x| m.max(x.abs()));
+    for (a, b) in one[0].iter().zip(&three[0]) {
+        assert!((a - b).abs() <= 1e-5 * scale, "{a} vs {b}");
+    }
+}
+
+#[test]
+fn fit_scale_recovers_a_known_scale() {
+    let mut rng = Rng::new(51);
+    let pairs: Vec<(f32, f32)> = (0..20_000)
+        .map(|_| {
+            let score = rng.symmetric(1500.0);
+            let p = net::sigmoid(score / 300.0);
+            (score, if rng.unit() < p { 1.0 } else { 0.0 })
+        })
+        .collect();
+    let (scale, _) = super::fit_scale(&pairs, 20.0, 5000.0);
+    assert!((scale - 300.0).abs() < 30.0, "fitted {scale}");
+}
+
+#[test]
+fn engine_agrees_on_random_nets() {
+    let samples = random_positions(500, 61);
+    for seed in 0..3 {
+        let w = format::NetWeights::random(seed);
+        let e = check_engine(&format::encode(&w), &w, &samples).expect("loads");
+        assert_eq!(
+            (e.mismatch_count, e.skipped, e.compared),
+            (0, 0, 500),
+            "{e:?}"
+        );
+    }
+}
