@@ -326,13 +326,15 @@ pub fn main(args: &[String]) -> Result<(), String> {
                 scope.spawn(move || worker(id, config, totals))
             })
             .collect();
+        let mut last_report = 0;
         while !handles.iter().all(|h| h.is_finished()) {
             std::thread::sleep(Duration::from_millis(500));
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 totals.stop.store(true, Ordering::Relaxed);
             }
-            let secs = start.elapsed().as_secs();
-            if secs > 0 && secs.is_multiple_of(60) && start.elapsed().subsec_millis() < 500 {
+            let minutes = start.elapsed().as_secs() / 60;
+            if minutes > last_report {
+                last_report = minutes;
                 progress(&totals, start);
             }
         }

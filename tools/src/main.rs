@@ -2,6 +2,7 @@
 
 mod data;
 mod datagen;
+mod net_golden;
 mod train;
 mod wxf_cases;
 
@@ -12,7 +13,8 @@ tools:
   train [ARGS]      train the NNUE net on record files (train --help)
   quantise [ARGS]   export a float checkpoint as a .nnue net file (quantise --help)
   net-check [ARGS]  float vs quantised evaluation on validation positions (net-check --help)
-  fit-scale [ARGS]  fit the score-to-result SCALE on record files (fit-scale --help)";
+  fit-scale [ARGS]  fit the score-to-result SCALE on record files (fit-scale --help)
+  net-golden [ARGS] golden evaluations of a net file for the tests (net-golden --help)";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -23,6 +25,7 @@ fn main() {
         Some("quantise") => train::quantise_main(&args[1..]),
         Some("net-check") => train::net_check_main(&args[1..]),
         Some("fit-scale") => train::fit_scale_main(&args[1..]),
+        Some("net-golden") => net_golden::main(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())

@@ -1,0 +1,69 @@
+//! `net-golden`: writes the golden evaluations of a net file (`nnue/golden.tsv`), which a test
+//! compares with the embedded net to catch loader, layout and endianness regressions.
+
+use std::fmt::Write as _;
+use xq::fen;
+use xq::nnue::Network;
+
+const USAGE: &str =
+    "usage: xq-tools net-golden --net FILE.nnue --fens FILE [--fens FILE...] --out FILE.tsv
+  evaluates the FEN of each non-comment line (its first tab-separated field that reads as a FEN)
+  with the net, up to --count positions in all (default 24)";
+
+/// Runs the tool.
+pub fn main(args: &[String]) -> Result<(), String> {
+    let (mut net_path, mut out, mut fen_files, mut count) = (None, None, Vec::new(), 24usize);
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let mut value = || {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))
+        };
+        match flag.as_str() {
+            "--net" => net_path = Some(value()?),
+            "--out" => out = Some(value()?),
+            "--fens" => fen_files.push(value()?),
+            "--count" => {
+                let v = value()?;
+                count = v
+                    .parse()
+                    .map_err(|_| format!("bad --count {v:?}\n{USAGE}"))?;
+            }
+            other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
+        }
+    }
+    let (Some(net_path), Some(out)) = (net_path, out) else {
+        return Err(USAGE.to_string());
+    };
+    let net = Network::load(&net_path).map_err(|e| format!("{net_path}: {e}"))?;
+    let mut text = format!(
+        "# Golden evaluations (centipawns, side to move) of the net with payload checksum {:#018x}.\n\
+         # Written by `xq-tools net-golden`; tests/nnue.rs checks the embedded net against them.\n",
+        net.checksum()
+    );
+    let mut seen = Vec::new();
+    for file in &fen_files {
+        let body = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+        for line in body.lines() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') || seen.len() >= count {
+                continue;
+            }
+            let Some((fen_text, pos)) = line
+                .split('\t')
+                .find_map(|f| fen::parse(f.trim()).ok().map(|p| (f.trim(), p)))
+            else {
+                continue;
+            };
+            if seen.iter().any(|s: &String| s == fen_text) {
+                continue;
+            }
+            let _ = writeln!(text, "{fen_text}\t{}", net.evaluate_position(&pos));
+            seen.push(fen_text.to_string());
+        }
+    }
+    std::fs::write(&out, text).map_err(|e| format!("{out}: {e}"))?;
+    eprintln!("wrote {} evaluations to {out}", seen.len());
+    Ok(())
+}
