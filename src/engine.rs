@@ -62,10 +62,13 @@ impl Engine {
         Engine {
             history: History::new(Position::startpos(), ProtectionPolicy::default()),
             banned: Vec::new(),
-            config: SearchConfig::default(),
+            config: SearchConfig {
+                eval: EvalChoice::Nnue(Network::embedded()),
+                ..SearchConfig::default()
+            },
             hash_mb,
             net: None,
-            use_nnue: false,
+            use_nnue: true,
             state: Arc::new(Mutex::new(State {
                 tt: TranspositionTable::new(hash_mb),
                 heur: Heuristics::new(),

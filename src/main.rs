@@ -27,7 +27,7 @@ enum Command {
         #[arg(long)]
         checks_only: bool,
         /// The evaluation to search with.
-        #[arg(long, value_parser = ["handcrafted", "nnue"], default_value = "handcrafted")]
+        #[arg(long, value_parser = ["handcrafted", "nnue"], default_value = "nnue")]
         eval: String,
         /// The net file for `--eval nnue` (default: the embedded net).
         #[arg(long, value_name = "FILE")]
@@ -74,9 +74,7 @@ fn main() -> ExitCode {
                 }
                 options.push(("EvalFile", path));
             }
-            if eval != "handcrafted" {
-                options.push(("Evaluation", &eval));
-            }
+            options.push(("Evaluation", &eval));
             let result = xq::bench::run_with(depth, &options);
             for (i, n) in result.per_position.iter().enumerate() {
                 println!("Position {}: {n} nodes", i + 1);

@@ -94,8 +94,8 @@ pub const ENGINE_OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "Evaluation",
         kind: OptionKind::Combo {
-            default: "handcrafted",
-            values: &["handcrafted", "nnue"],
+            default: "nnue",
+            values: &["nnue", "handcrafted"],
         },
     },
     OptionSpec {

@@ -10,7 +10,7 @@ pub const HIDDEN: usize = 128;
 /// Quantisation of the first layer (`W0`, `b0`) and of the activation range.
 pub const QA: i32 = 255;
 /// Quantisation of the output weights `W1`.
-pub const QB: i32 = 64;
+pub const QB: i32 = 256;
 /// Output scale: centipawns = `v × SCALE / (QA × QB)`.
 pub const SCALE: i32 = 400;
 
@@ -24,7 +24,7 @@ pub const MAGIC: [u8; 4] = *b"XQNN";
 pub const VERSION: u32 = 1;
 /// The fixed description of the architecture; its FNV-1a 32 hash goes into the header, so a file
 /// made for another feature set, size, activation or scale is refused.
-pub const ARCHITECTURE: &str = "xq-nnue v1: 2x(1260->128) screlu, out 256->1, QA255 QB64 SCALE400";
+pub const ARCHITECTURE: &str = "xq-nnue v1: 2x(1260->128) screlu, out 256->1, QA255 QB256 SCALE400";
 /// FNV-1a 32 of [`ARCHITECTURE`].
 pub const ARCHITECTURE_HASH: u32 = fnv1a_32(ARCHITECTURE.as_bytes());
 /// Header size in bytes; the payload starts here.

@@ -1,7 +1,7 @@
 //! The optimiser: AdamW with decoupled weight decay on the weight matrices, clipping of every
 //! parameter after each step, and the cosine learning-rate schedule.
 
-use super::net::{B0, B1, CLIP, N_PARAMS, W0_LEN, W1};
+use super::net::{B0, B1, CLIP, N_PARAMS, W0_LEN, W1, W1_CLIP};
 
 /// AdamW state: first and second moments per parameter and the step count.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,12 +41,12 @@ impl AdamW {
         let bc2 = 1.0 - BETA2.powf(self.t as f32);
         let (step1, step2) = (lr / bc1, 1.0 / bc2);
         let segments = [
-            (0, W0_LEN, true),
-            (B0, W1, false),
-            (W1, B1, true),
-            (B1, N_PARAMS, false),
+            (0, W0_LEN, true, CLIP),
+            (B0, W1, false, CLIP),
+            (W1, B1, true, W1_CLIP),
+            (B1, N_PARAMS, false, CLIP),
         ];
-        for (start, end, decay) in segments {
+        for (start, end, decay, clip) in segments {
             let keep = if decay { 1.0 - lr * WEIGHT_DECAY } else { 1.0 };
             let p = &mut params[start..end];
             let g = &grad[start..end];
@@ -56,7 +56,7 @@ impl AdamW {
                 m[i] = BETA1 * m[i] + (1.0 - BETA1) * g[i];
                 v[i] = BETA2 * v[i] + (1.0 - BETA2) * g[i] * g[i];
                 let update = step1 * m[i] / ((v[i] * step2).sqrt() + EPS);
-                p[i] = (p[i] * keep - update).clamp(-CLIP, CLIP);
+                p[i] = (p[i] * keep - update).clamp(-clip, clip);
             }
         }
     }
@@ -96,7 +96,7 @@ mod tests {
         opt.step(&mut p, &g, 0.01);
         assert!((p[0] + 0.01).abs() < 1e-5);
         assert!((p[B1] - 0.01).abs() < 1e-5);
-        assert_eq!(p[W1], CLIP);
+        assert_eq!(p[W1], W1_CLIP);
         assert_eq!(p[1], 0.0);
     }
 }

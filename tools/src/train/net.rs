@@ -3,7 +3,7 @@
 
 use super::dataset::{MAX_FEATURES, Sample};
 use super::rng::{Rng, mix};
-use xq::nnue::format::{HIDDEN, INPUTS, SCALE};
+use xq::nnue::format::{HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, QB, SCALE};
 
 /// Hidden neurons per perspective.
 pub const H: usize = HIDDEN;
@@ -21,6 +21,10 @@ pub const N_PARAMS: usize = B1 + 1;
 
 /// Every parameter is kept within ±`CLIP` (so that quantised values fit the engine's kernels).
 pub const CLIP: f32 = 1.98;
+
+/// Output weights are kept within ±`W1_CLIP`, so that `round(w · QB)` stays within the ±127 the
+/// evaluation kernel multiplies by (127 / 256 with QB = 256).
+pub const W1_CLIP: f32 = MAX_OUTPUT_WEIGHT as f32 / QB as f32;
 
 /// `SCALE` as a float: centipawns = output × `SCALE_F`.
 pub const SCALE_F: f32 = SCALE as f32;

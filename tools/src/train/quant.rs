@@ -3,7 +3,7 @@
 
 use super::dataset::{MAX_FEATURES, Sample};
 use super::net::{B0, B1, H, N_PARAMS, W0_LEN, W1};
-use xq::nnue::format::{INPUTS, NetWeights, QA, QB, SCALE};
+use xq::nnue::format::{INPUTS, MAX_OUTPUT_WEIGHT, NetWeights, QA, QB, SCALE};
 
 fn to_i16(x: f32, scale: i32) -> i16 {
     (f64::from(x) * f64::from(scale))
@@ -11,14 +11,17 @@ fn to_i16(x: f32, scale: i32) -> i16 {
         .clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16
 }
 
-/// `W0`, `b0` → round(x·QA); `W1` → round(x·QB); `b1` → round(x·QA·QB) (rounding half away from
-/// zero).
+/// `W0`, `b0` → round(x·QA); `W1` → round(x·QB) within ±`MAX_OUTPUT_WEIGHT`; `b1` →
+/// round(x·QA·QB) (rounding half away from zero).
 pub fn quantise(params: &[f32]) -> NetWeights {
     debug_assert_eq!(params.len(), N_PARAMS);
     NetWeights {
         w0: params[..W0_LEN].iter().map(|&x| to_i16(x, QA)).collect(),
         b0: params[B0..W1].iter().map(|&x| to_i16(x, QA)).collect(),
-        w1: params[W1..B1].iter().map(|&x| to_i16(x, QB)).collect(),
+        w1: params[W1..B1]
+            .iter()
+            .map(|&x| to_i16(x, QB).clamp(-MAX_OUTPUT_WEIGHT, MAX_OUTPUT_WEIGHT))
+            .collect(),
         b1: (f64::from(params[B1]) * f64::from(QA * QB))
             .round()
             .clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32,

@@ -11,7 +11,7 @@ use super::{
 use crate::data;
 use std::sync::OnceLock;
 use xq::movegen::legal_moves;
-use xq::nnue::format::{self, INPUTS};
+use xq::nnue::format::{self, INPUTS, QA, QB};
 use xq::position::Position;
 
 /// Positions from seeded random games (captures happen, so material varies), side to move
@@ -197,12 +197,12 @@ fn quantisation_rounds_and_clips() {
     p[1] = -0.5 / 255.0 - 1e-6;
     p[B0] = 1.98;
     p[W1] = -1.98;
-    p[W1 + H] = 0.5 / 64.0 + 1e-6;
+    p[W1 + H] = 0.5 / QB as f32 + 1e-6;
     p[B1] = 0.25;
     let w = quant::quantise(&p);
     assert_eq!((w.w0[0], w.w0[1], w.b0[0]), (255, -1, 505));
     assert_eq!((w.w1[0], w.w1[H]), (-127, 1));
-    assert_eq!(w.b1, 4080);
+    assert_eq!(w.b1, (0.25 * f64::from(QA * QB)).round() as i32);
 }
 
 /// Integer forward by hand on a net with three pieces and two non-zero first-layer weights.
@@ -220,16 +220,18 @@ fn integer_forward_follows_the_format() {
     p[4 * H] = 0.5; // both perspectives, neuron 0
     p[(6 * 90 + 30) * H] = 0.3; // side to move only
     p[(630 + 540 + 57) * H + 1] = -0.2; // other side only, neuron 1 (clamped to 0)
-    p[W1] = 1.0;
-    p[W1 + H] = -0.5;
+    p[W1] = 0.25;
+    p[W1 + H] = -0.125;
     p[B1] = 0.1;
     let w = quant::quantise(&p);
+    assert_eq!((w.w1[0], w.w1[H]), (64, -32));
     // us0 = 128 + 77 = 205, them0 = 128, them1 = -51 -> 0.
     let sum = 205 * 205 * 64 + 128 * 128 * (-32);
-    let v = i64::from(sum / 255) + 1632;
-    assert_eq!(quant::eval_cp(&w, &s), v * 400 / (255 * 64));
+    let b1 = (0.1 * f64::from(QA * QB)).round() as i64;
+    let v = i64::from(sum / 255) + b1;
+    assert_eq!(quant::eval_cp(&w, &s), v * 400 / i64::from(QA * QB));
     let float = net::eval_cp(&p, &s);
-    let expect = (0.8f32 * 0.8 - 0.5 * 0.5 * 0.5 + 0.1) * 400.0;
+    let expect = (0.8f32 * 0.8 * 0.25 - 0.5 * 0.5 * 0.125 + 0.1) * 400.0;
     assert!((float - expect).abs() < 1e-3, "{float} vs {expect}");
 }
 
