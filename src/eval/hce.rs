@@ -1,13 +1,22 @@
-//! The handcrafted evaluation: material, piece-square tables built at compile time, mobility of the
-//! long-range pieces and the state of each king's guard.
+//! The handcrafted evaluation: tapered piece-square values (material included), mobility, pressure
+//! on the other palace, the king's guard, pawn and rook structure and threatened pieces. Each term
+//! has a midgame and an endgame weight; the weights are tuned on self-play positions
+//! (`xq-tools tune-hce`) and live in `hce_weights.rs`.
+//!
+//! The terms are counted once, by [`collect`], into a [`Terms`] sink: the engine's sink sums the
+//! weights as it goes, the tuner's records how often each term occurs, so both always agree.
 
-use crate::attacks::{between, cannon_attacks, horse_attacks, pawn_attacks, rook_attacks};
+pub use super::hce_weights::WEIGHTS;
+use crate::attacks::{
+    advisor_attacks, between, cannon_attacks, elephant_attacks, horse_attacks, king_attacks,
+    pawn_attacks, rook_attacks,
+};
 use crate::bitboard::Bitboard;
-use crate::piece::PieceKind;
+use crate::piece::{Piece, PieceKind};
 use crate::position::Position;
 use crate::square::{Color, Square};
 
-/// Material values in centipawns, king excluded.
+/// Material values in centipawns, king excluded: the exchange values of move ordering and SEE.
 pub const fn material(kind: PieceKind) -> i32 {
     match kind {
         PieceKind::King => 0,
@@ -20,18 +29,491 @@ pub const fn material(kind: PieceKind) -> i32 {
     }
 }
 
-/// Positional value of `kind` on file `f`, rank `r`, from Red's side (rank 0 = own back rank).
-const fn placement(kind: PieceKind, f: i32, r: i32) -> i32 {
-    let centre = 4 - if f > 4 { f - 4 } else { 4 - f }; // 0 on the edge files, 4 in the middle
-    match kind {
-        PieceKind::King => -12 * r + if f == 4 { 5 } else { 0 },
-        PieceKind::Advisor => {
-            if f == 4 && r == 1 {
-                8
-            } else {
-                0
+/// One term's weight in centipawns: in the midgame (all rooks, horses and cannons on the board)
+/// and in the endgame (none left); positions in between blend the two by [`phase`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weight {
+    /// Midgame weight.
+    pub mg: i32,
+    /// Endgame weight.
+    pub eg: i32,
+}
+
+/// A weight of `mg` in the midgame and `eg` in the endgame.
+pub const fn w(mg: i32, eg: i32) -> Weight {
+    Weight { mg, eg }
+}
+
+/// Term indices into the weight table. Counts are taken for one side and enter with a plus sign
+/// for Red and a minus sign for Black.
+pub mod term {
+    /// Piece-square values: kind × 50 + relative rank × 5 + file folded to the centre (0 = edge
+    /// file, 4 = middle file). Rank 0 is the side's own back rank.
+    pub const PST: usize = 0;
+    /// Rook moves (0–17), one term per count.
+    pub const ROOK_MOBILITY: usize = PST + 7 * 50;
+    /// Horse moves (0–8), one term per count.
+    pub const HORSE_MOBILITY: usize = ROOK_MOBILITY + 18;
+    /// Cannon quiet moves (0–17), one term per count.
+    pub const CANNON_MOBILITY: usize = HORSE_MOBILITY + 9;
+    /// Pieces of the other side a cannon can capture.
+    pub const CANNON_TARGETS: usize = CANNON_MOBILITY + 18;
+    /// Attacks on the other palace, grown by the number of attacking pieces and the defender's
+    /// missing advisors (one unit per four points of pressure).
+    pub const PALACE_PRESSURE: usize = CANNON_TARGETS + 1;
+    /// A cannon on the other king's file with 0, 1, 2, 3 or more pieces between them.
+    pub const CANNON_KING_FILE: usize = PALACE_PRESSURE + 1;
+    /// A rook facing the other king on an open file.
+    pub const ROOK_KING_FILE: usize = CANNON_KING_FILE + 4;
+    /// Own missing advisors × the other side's attacking force.
+    pub const MISSING_ADVISOR: usize = ROOK_KING_FILE + 1;
+    /// Own missing elephants × the other side's attacking force.
+    pub const MISSING_ELEPHANT: usize = MISSING_ADVISOR + 1;
+    /// The other side's pawns across the river × its attacking force.
+    pub const CROSSED_PAWN_DANGER: usize = MISSING_ELEPHANT + 1;
+    /// Pawns across the river side by side.
+    pub const CONNECTED_PAWNS: usize = CROSSED_PAWN_DANGER + 1;
+    /// A rook on a file free of its own pawns.
+    pub const ROOK_OPEN_FILE: usize = CONNECTED_PAWNS + 1;
+    /// A cannon on the other side's back rank.
+    pub const CANNON_BACK_RANK: usize = ROOK_OPEN_FILE + 1;
+    /// Pieces of the side to move, by kind, attacked and either undefended or attacked by a
+    /// cheaper piece.
+    pub const THREATENED: usize = CANNON_BACK_RANK + 1;
+    /// The side to move has two or more threatened pieces.
+    pub const MULTIPLE_THREATS: usize = THREATENED + 7;
+    /// Having the move.
+    pub const TEMPO: usize = MULTIPLE_THREATS + 1;
+    /// Number of terms.
+    pub const COUNT: usize = TEMPO + 1;
+}
+
+/// Receives the terms of a position as they are counted.
+pub trait Terms {
+    /// `count` more occurrences of term `index` (negative for Black's).
+    fn add(&mut self, index: usize, count: i32);
+
+    /// `piece` stands on `sq` (a piece-square term, plus for Red and minus for Black).
+    #[inline]
+    fn add_piece(&mut self, piece: Piece, sq: Square) {
+        let sign = if piece.color == Color::Red { 1 } else { -1 };
+        self.add(pst_index(piece, sq), sign);
+    }
+}
+
+/// The piece-square term of `piece` on `sq`.
+pub const fn pst_index(piece: Piece, sq: Square) -> usize {
+    let (f, r) = (sq.index() % 9, sq.index() / 9);
+    let rank = match piece.color {
+        Color::Red => r,
+        Color::Black => 9 - r,
+    };
+    let folded = if f > 4 { 8 - f } else { f };
+    term::PST + piece.kind.index() * 50 + rank * 5 + folded
+}
+
+/// Tapered piece-square weights per piece (`Piece::index`) and square, signed for Red.
+static PIECE_SQUARE: [[(i32, i32); 90]; 14] = {
+    let mut t = [[(0, 0); 90]; 14];
+    let mut p = 0;
+    while p < 14 {
+        let color = if p < 7 { Color::Red } else { Color::Black };
+        let piece = Piece::new(color, PieceKind::ALL[p % 7]);
+        let sign = if p < 7 { 1 } else { -1 };
+        let mut s = 0;
+        while s < 90 {
+            let wt = WEIGHTS[pst_index(piece, Square::from_index(s as u8))];
+            t[p][s] = (sign * wt.mg, sign * wt.eg);
+            s += 1;
+        }
+        p += 1;
+    }
+    t
+};
+
+/// The engine's sink: midgame and endgame sums of the weights.
+#[derive(Default)]
+struct Sum {
+    mg: i32,
+    eg: i32,
+}
+
+impl Terms for Sum {
+    #[inline]
+    fn add(&mut self, index: usize, count: i32) {
+        let wt = WEIGHTS[index];
+        self.mg += wt.mg * count;
+        self.eg += wt.eg * count;
+    }
+
+    #[inline]
+    fn add_piece(&mut self, piece: Piece, sq: Square) {
+        let (mg, eg) = PIECE_SQUARE[piece.index()][sq.index()];
+        self.mg += mg;
+        self.eg += eg;
+    }
+}
+
+/// Game phase from 256 (all rooks, horses and cannons on the board) down to 0 (none left).
+pub fn phase(pos: &Position) -> i32 {
+    let units = 6 * pos.kind_bb(PieceKind::Rook).count()
+        + 3 * pos.kind_bb(PieceKind::Horse).count()
+        + 3 * pos.kind_bb(PieceKind::Cannon).count();
+    (units.min(48) * 256 / 48) as i32
+}
+
+/// Blends midgame and endgame sums by `phase`.
+#[inline]
+pub fn taper(mg: i32, eg: i32, phase: i32) -> i32 {
+    (mg * phase + eg * (256 - phase)) / 256
+}
+
+/// The evaluation from the side to move's point of view, in centipawns.
+pub fn evaluate(pos: &Position) -> i32 {
+    let mut sum = Sum::default();
+    collect(pos, &mut sum);
+    let red = taper(sum.mg, sum.eg, phase(pos));
+    let red = red * drawish_scale(pos, red) / 16;
+    if pos.side_to_move() == Color::Red {
+        red
+    } else {
+        -red
+    }
+}
+
+/// How much of a lead `red_score` (from Red's view) the leading side can hope to convert, in
+/// sixteenths: a side with no rook, horse, cannon or pawn cannot mate, and a lone horse or cannon
+/// rarely breaks through an advisor or elephant.
+pub fn drawish_scale(pos: &Position, red_score: i32) -> i32 {
+    let leader = if red_score > 0 {
+        Color::Red
+    } else if red_score < 0 {
+        Color::Black
+    } else {
+        return 16;
+    };
+    let rooks = pos.pieces(leader, PieceKind::Rook).count();
+    let pawns = pos.pieces(leader, PieceKind::Pawn).count();
+    let minors = pos.pieces(leader, PieceKind::Horse).count()
+        + pos.pieces(leader, PieceKind::Cannon).count();
+    if rooks + pawns + minors == 0 {
+        return 1;
+    }
+    let defender = leader.flip();
+    let guards = pos.pieces(defender, PieceKind::Advisor).count()
+        + pos.pieces(defender, PieceKind::Elephant).count();
+    if rooks + pawns == 0 && minors == 1 && guards > 0 {
+        return 4;
+    }
+    16
+}
+
+/// Counts every term of `pos` into `out`, from Red's point of view.
+pub fn collect<T: Terms>(pos: &Position, out: &mut T) {
+    for sq in pos.occupied() {
+        out.add_piece(pos.piece_at(sq).expect("occupied"), sq);
+    }
+    let red = Attacks::of(pos, Color::Red);
+    let black = Attacks::of(pos, Color::Black);
+    side_terms(pos, Color::Red, &red, &black, 1, out);
+    side_terms(pos, Color::Black, &black, &red, -1, out);
+    out.add(
+        term::TEMPO,
+        if pos.side_to_move() == Color::Red {
+            1
+        } else {
+            -1
+        },
+    );
+}
+
+/// The squares one side attacks, grouped by the value of the attacker.
+struct Attacks {
+    /// By any piece.
+    all: Bitboard,
+    /// By pawns.
+    pawns: Bitboard,
+    /// By pawns, advisors and elephants.
+    guards: Bitboard,
+    /// By pawns, advisors, elephants, horses and cannons.
+    minors: Bitboard,
+}
+
+impl Attacks {
+    fn of(pos: &Position, us: Color) -> Attacks {
+        let occ = pos.occupied();
+        let mut pawns = Bitboard::EMPTY;
+        for sq in pos.pieces(us, PieceKind::Pawn) {
+            pawns |= pawn_attacks(us, sq);
+        }
+        let mut guards = pawns;
+        for sq in pos.pieces(us, PieceKind::Advisor) {
+            guards |= advisor_attacks(sq);
+        }
+        for sq in pos.pieces(us, PieceKind::Elephant) {
+            guards |= elephant_attacks(sq, occ);
+        }
+        let mut minors = guards;
+        for sq in pos.pieces(us, PieceKind::Horse) {
+            minors |= horse_attacks(sq, occ);
+        }
+        for sq in pos.pieces(us, PieceKind::Cannon) {
+            minors |= cannon_attacks(sq, occ);
+        }
+        let mut all = minors | king_attacks(pos.king(us));
+        for sq in pos.pieces(us, PieceKind::Rook) {
+            all |= rook_attacks(sq, occ);
+        }
+        Attacks {
+            all,
+            pawns,
+            guards,
+            minors,
+        }
+    }
+}
+
+/// The terms of side `us` (attack sets `ours` and `theirs`), entered with `sign`.
+fn side_terms<T: Terms>(
+    pos: &Position,
+    us: Color,
+    ours: &Attacks,
+    theirs: &Attacks,
+    sign: i32,
+    out: &mut T,
+) {
+    let occ = pos.occupied();
+    let own = pos.color_bb(us);
+    let them = us.flip();
+    let enemies = pos.color_bb(them);
+
+    // Mobility and pressure on the other side's palace, from one attack set per piece: palace
+    // squares attacked, cannons lined up on the king's file, rooks on open lines to the king,
+    // growing with the number of pieces that join the attack and the defender's missing advisors.
+    let king = pos.king(them);
+    let palace = Bitboard::palace(them);
+    let mut hits = 0i32;
+    let mut attackers = 0i32;
+    for sq in pos.pieces(us, PieceKind::Rook) {
+        let attacks = rook_attacks(sq, occ);
+        out.add(term::ROOK_MOBILITY + (attacks - own).count() as usize, sign);
+        let n = (attacks & palace).count() as i32;
+        if n > 0 {
+            attackers += 1;
+            hits += 2 * n;
+        }
+        if sq.file() == king.file() && (between(sq, king) & occ).is_empty() {
+            out.add(term::ROOK_KING_FILE, sign);
+        }
+    }
+    for sq in pos.pieces(us, PieceKind::Horse) {
+        let attacks = horse_attacks(sq, occ);
+        out.add(
+            term::HORSE_MOBILITY + (attacks - own).count() as usize,
+            sign,
+        );
+        let n = (attacks & palace).count() as i32;
+        if n > 0 {
+            attackers += 1;
+            hits += 3 * n;
+        }
+    }
+    for sq in pos.pieces(us, PieceKind::Cannon) {
+        let captures = cannon_attacks(sq, occ);
+        out.add(
+            term::CANNON_MOBILITY + (rook_attacks(sq, occ) - occ).count() as usize,
+            sign,
+        );
+        out.add(
+            term::CANNON_TARGETS,
+            sign * (captures & enemies).count() as i32,
+        );
+        if sq.file() == king.file() {
+            let screens = (between(sq, king) & occ).count().min(3);
+            attackers += 1;
+            out.add(term::CANNON_KING_FILE + screens as usize, sign);
+        }
+        let n = (captures & palace).count() as i32;
+        if n > 0 {
+            attackers += 1;
+            hits += 2 * n;
+        }
+    }
+    for sq in pos.pieces(us, PieceKind::Pawn) - Bitboard::side(us) {
+        if (pawn_attacks(us, sq) & palace).any() {
+            attackers += 1;
+            hits += 2;
+        }
+    }
+    let their_missing_advisors = 2 - pos.pieces(them, PieceKind::Advisor).count().min(2) as i32;
+    let weight = match attackers {
+        0 | 1 => 2,
+        2 => 5,
+        3 => 8,
+        _ => 10,
+    };
+    out.add(
+        term::PALACE_PRESSURE,
+        sign * (hits * weight * (2 + their_missing_advisors) / 4),
+    );
+
+    // The king's guard against the other side's attacking force.
+    let force = (pos.pieces(them, PieceKind::Rook).count() * 2
+        + pos.pieces(them, PieceKind::Horse).count()
+        + pos.pieces(them, PieceKind::Cannon).count()) as i32;
+    let missing_advisors = 2 - pos.pieces(us, PieceKind::Advisor).count().min(2) as i32;
+    let missing_elephants = 2 - pos.pieces(us, PieceKind::Elephant).count().min(2) as i32;
+    let crossed_enemy_pawns = (pos.pieces(them, PieceKind::Pawn) & Bitboard::side(us)).count();
+    out.add(term::MISSING_ADVISOR, sign * missing_advisors * force);
+    out.add(term::MISSING_ELEPHANT, sign * missing_elephants * force);
+    out.add(
+        term::CROSSED_PAWN_DANGER,
+        sign * crossed_enemy_pawns as i32 * force,
+    );
+
+    // Structure: crossed pawns side by side, rooks on files free of own pawns, cannons on the
+    // other side's back rank.
+    let crossed = pos.pieces(us, PieceKind::Pawn) - Bitboard::side(us);
+    for sq in crossed {
+        if sq.file().index() < 8 && crossed.has(Square::from_index(sq.index() as u8 + 1)) {
+            out.add(term::CONNECTED_PAWNS, sign);
+        }
+    }
+    let own_pawns = pos.pieces(us, PieceKind::Pawn);
+    for sq in pos.pieces(us, PieceKind::Rook) {
+        if (Bitboard::file(sq.file().index()) & own_pawns).is_empty() {
+            out.add(term::ROOK_OPEN_FILE, sign);
+        }
+    }
+    let back_rank = match us {
+        Color::Red => Bitboard::rank(9),
+        Color::Black => Bitboard::rank(0),
+    };
+    out.add(
+        term::CANNON_BACK_RANK,
+        sign * (pos.pieces(us, PieceKind::Cannon) & back_rank).count() as i32,
+    );
+
+    // Threats against the side to move's pieces (the other side's are the search's to take).
+    if pos.side_to_move() == us {
+        let mut threatened = 0;
+        for kind in [
+            PieceKind::Advisor,
+            PieceKind::Elephant,
+            PieceKind::Horse,
+            PieceKind::Rook,
+            PieceKind::Cannon,
+            PieceKind::Pawn,
+        ] {
+            let cheaper = match kind {
+                PieceKind::Rook => theirs.minors,
+                PieceKind::Horse | PieceKind::Cannon => theirs.guards,
+                PieceKind::Advisor | PieceKind::Elephant => theirs.pawns,
+                _ => Bitboard::EMPTY,
+            };
+            let attacked = pos.pieces(us, kind) & theirs.all;
+            let n = ((attacked - ours.all) | (attacked & cheaper)).count() as i32;
+            if n > 0 {
+                threatened += n;
+                out.add(term::THREATENED + kind.index(), sign * n);
             }
         }
+        if threatened >= 2 {
+            out.add(term::MULTIPLE_THREATS, sign);
+        }
+    }
+}
+
+/// The value a capture on `sq` wins, for move ordering and exchange evaluation.
+#[inline]
+pub fn piece_value(pos: &Position, sq: Square) -> i32 {
+    pos.piece_at(sq).map_or(0, |p| material(p.kind))
+}
+
+/// How often each term occurs in a position (Red's point of view): what the tuner fits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    /// Term counts, indexed like the weights.
+    pub counts: Vec<i32>,
+    /// [`phase`] of the position.
+    pub phase: i32,
+}
+
+impl Terms for Trace {
+    fn add(&mut self, index: usize, count: i32) {
+        self.counts[index] += count;
+    }
+}
+
+/// The term counts of `pos`.
+pub fn trace(pos: &Position) -> Trace {
+    let mut t = Trace {
+        counts: vec![0; term::COUNT],
+        phase: phase(pos),
+    };
+    collect(pos, &mut t);
+    t
+}
+
+/// The hand-set weights the tuning started from: material plus simple placement rules, mobility
+/// per move, and fixed bonuses and penalties. Kept to document the starting point and to tune
+/// again from scratch.
+pub fn seed_weights() -> Vec<Weight> {
+    let mut out = vec![w(0, 0); term::COUNT];
+    for kind in PieceKind::ALL {
+        for r in 0..10 {
+            for f in 0..5 {
+                let v = material(kind) + seed_placement(kind, f, r);
+                let eg = match kind {
+                    PieceKind::Horse => v + 40,
+                    PieceKind::Cannon => v - 40,
+                    _ => v,
+                };
+                out[term::PST + kind.index() * 50 + r as usize * 5 + f as usize] = w(v, eg);
+            }
+        }
+    }
+    for n in 0..18 {
+        out[term::ROOK_MOBILITY + n] = w(3 * n as i32, 3 * n as i32);
+        out[term::CANNON_MOBILITY + n] = w(n as i32, n as i32);
+    }
+    for n in 0..9 {
+        out[term::HORSE_MOBILITY + n] = w(5 * n as i32, 5 * n as i32);
+    }
+    out[term::CANNON_TARGETS] = w(2, 2);
+    out[term::PALACE_PRESSURE] = w(1, 1);
+    for (i, v) in [135, 15, 60, 15].into_iter().enumerate() {
+        out[term::CANNON_KING_FILE + i] = w(v, v);
+    }
+    out[term::ROOK_KING_FILE] = w(75, 75);
+    out[term::MISSING_ADVISOR] = w(-6, -6);
+    out[term::MISSING_ELEPHANT] = w(-4, -4);
+    out[term::CROSSED_PAWN_DANGER] = w(-2, -2);
+    out[term::CONNECTED_PAWNS] = w(20, 20);
+    out[term::ROOK_OPEN_FILE] = w(12, 12);
+    out[term::CANNON_BACK_RANK] = w(15, 15);
+    for (kind, v) in [
+        (PieceKind::Advisor, -10),
+        (PieceKind::Elephant, -10),
+        (PieceKind::Horse, -30),
+        (PieceKind::Rook, -60),
+        (PieceKind::Cannon, -30),
+        (PieceKind::Pawn, -10),
+    ] {
+        out[term::THREATENED + kind.index()] = w(v, v);
+    }
+    out[term::MULTIPLE_THREATS] = w(-40, -40);
+    out[term::TEMPO] = w(10, 10);
+    out
+}
+
+/// Placement from the side's own view: `f` is the file folded to the centre (0 edge, 4 middle),
+/// `r` the rank (0 = own back rank).
+fn seed_placement(kind: PieceKind, f: i32, r: i32) -> i32 {
+    let centre = f;
+    match kind {
+        PieceKind::King => -12 * r + if f == 4 { 5 } else { 0 },
+        PieceKind::Advisor => i32::from(f == 4 && r == 1) * 8,
         PieceKind::Elephant => {
             if f == 4 && r == 2 {
                 8
@@ -50,7 +532,7 @@ const fn placement(kind: PieceKind, f: i32, r: i32) -> i32 {
                 8 => 15,
                 _ => -5,
             };
-            advance + 4 * centre - if f == 0 || f == 8 { 15 } else { 0 }
+            advance + 4 * centre - if f == 0 { 15 } else { 0 }
         }
         PieceKind::Rook => {
             let advance = match r {
@@ -61,15 +543,13 @@ const fn placement(kind: PieceKind, f: i32, r: i32) -> i32 {
                 8 => 20,
                 _ => 5,
             };
-            advance + if f == 3 || f == 5 { 8 } else { 0 }
+            advance + if f == 3 { 8 } else { 0 }
         }
         PieceKind::Cannon => {
-            let file = if f == 4 {
-                18
-            } else if f == 1 || f == 7 {
-                5
-            } else {
-                0
+            let file = match f {
+                4 => 18,
+                1 => 5,
+                _ => 0,
             };
             let rank = match r {
                 2 => 6,
@@ -90,206 +570,78 @@ const fn placement(kind: PieceKind, f: i32, r: i32) -> i32 {
                     8 => 110,
                     _ => 20,
                 };
-                advance
-                    + if r >= 6 && r <= 8 {
-                        6 * centre
-                    } else {
-                        2 * centre
-                    }
+                advance + if (6..=8).contains(&r) { 6 } else { 2 } * centre
             }
         }
     }
 }
 
-/// Material plus placement for each piece (index `Piece::index`) and square, from that piece's
-/// side's point of view.
-static PIECE_SQUARE: [[i32; 90]; 14] = {
-    let mut t = [[0i32; 90]; 14];
-    let kinds = PieceKind::ALL;
-    let mut k = 0;
-    while k < 7 {
-        let mut s = 0;
-        while s < 90 {
-            let (f, r) = ((s % 9) as i32, (s / 9) as i32);
-            let v = material(kinds[k]) + placement(kinds[k], f, r);
-            t[k][s] = v; // Red
-            t[7 + k][s] = {
-                // Black sees the board flipped top to bottom.
-                let (bf, br) = (f, 9 - r);
-                material(kinds[k]) + placement(kinds[k], bf, br)
-            };
-            s += 1;
-        }
-        k += 1;
+/// Slow twin of [`evaluate`]: the trace's counts times the weights, tapered and scaled.
+pub fn evaluate_by_trace(pos: &Position, weights: &[Weight]) -> i32 {
+    let t = trace(pos);
+    let (mut mg, mut eg) = (0, 0);
+    for (c, wt) in t.counts.iter().zip(weights) {
+        mg += c * wt.mg;
+        eg += c * wt.eg;
     }
-    t
-};
-
-const TEMPO: i32 = 10;
-
-/// The evaluation from the side to move's point of view, in centipawns.
-pub fn evaluate(pos: &Position) -> i32 {
-    let red = side_score(pos, Color::Red);
-    let black = side_score(pos, Color::Black);
-    let score = red - black;
-    TEMPO
-        + if pos.side_to_move() == Color::Red {
-            score
-        } else {
-            -score
-        }
-}
-
-fn side_score(pos: &Position, us: Color) -> i32 {
-    let occ = pos.occupied();
-    let own = pos.color_bb(us);
-    let mut score = 0;
-    for sq in own {
-        let p = pos.piece_at(sq).expect("occupied");
-        score += PIECE_SQUARE[p.index()][sq.index()];
+    let red = taper(mg, eg, t.phase);
+    let red = red * drawish_scale(pos, red) / 16;
+    if pos.side_to_move() == Color::Red {
+        red
+    } else {
+        -red
     }
-
-    // Mobility and pressure on the other side's palace, from one attack set per piece: palace
-    // squares attacked, cannons lined up on the king's file, rooks on open lines to the king,
-    // growing with the number of pieces that join the attack and the defender's missing advisors.
-    let them = us.flip();
-    let king = pos.king(them);
-    let palace = Bitboard::palace(them);
-    let mut hits = 0i32;
-    let mut attackers = 0i32;
-    let mut bonus = 0i32;
-    for sq in pos.pieces(us, PieceKind::Rook) {
-        let attacks = rook_attacks(sq, occ);
-        score += 3 * (attacks - own).count() as i32;
-        let n = (attacks & palace).count() as i32;
-        if n > 0 {
-            attackers += 1;
-            hits += 2 * n;
-        }
-        if sq.file() == king.file() && (between(sq, king) & occ).is_empty() {
-            bonus += 25;
-        }
-    }
-    for sq in pos.pieces(us, PieceKind::Horse) {
-        let attacks = horse_attacks(sq, occ);
-        score += 5 * (attacks - own).count() as i32;
-        let n = (attacks & palace).count() as i32;
-        if n > 0 {
-            attackers += 1;
-            hits += 3 * n;
-        }
-    }
-    for sq in pos.pieces(us, PieceKind::Cannon) {
-        let captures = cannon_attacks(sq, occ);
-        score += ((rook_attacks(sq, occ) - occ).count() + 2 * captures.count()) as i32;
-        if sq.file() == king.file() {
-            let screens = (between(sq, king) & occ).count();
-            attackers += 1;
-            bonus += match screens {
-                0 => 45,
-                2 => 20,
-                _ => 5,
-            };
-        }
-        let n = (captures & palace).count() as i32;
-        if n > 0 {
-            attackers += 1;
-            hits += 2 * n;
-        }
-    }
-    for sq in pos.pieces(us, PieceKind::Pawn) - Bitboard::side(us) {
-        if (pawn_attacks(us, sq) & palace).any() {
-            attackers += 1;
-            hits += 2;
-        }
-    }
-    let missing_advisors = 2 - pos.pieces(them, PieceKind::Advisor).count().min(2) as i32;
-    let weight = match attackers {
-        0 | 1 => 2,
-        2 => 5,
-        3 => 8,
-        _ => 10,
-    };
-    let pressure = 3 * bonus + hits * weight * (2 + missing_advisors) * 3 / 8;
-    score + pressure + guard_score(pos, us) + phase_adjustment(pos, us) + structure_score(pos, us)
-}
-
-/// Pawn and rook structure: crossed pawns side by side support each other; a rook on a file free
-/// of its own pawns is worth more; a cannon on the other side's back rank pins the defence.
-fn structure_score(pos: &Position, us: Color) -> i32 {
-    let mut score = 0;
-    let crossed = pos.pieces(us, PieceKind::Pawn) - Bitboard::side(us);
-    for sq in crossed {
-        let f = sq.file().index();
-        if f < 8 && crossed.has(Square::from_index(sq.index() as u8 + 1)) {
-            score += 20;
-        }
-    }
-    let own_pawns = pos.pieces(us, PieceKind::Pawn);
-    for sq in pos.pieces(us, PieceKind::Rook) {
-        if (Bitboard::file(sq.file().index()) & own_pawns).is_empty() {
-            score += 12;
-        }
-    }
-    let back_rank = match us {
-        Color::Red => Bitboard::rank(9),
-        Color::Black => Bitboard::rank(0),
-    };
-    score += 15 * (pos.pieces(us, PieceKind::Cannon) & back_rank).count() as i32;
-    score
-}
-
-/// Game phase from 256 (all rooks, horses and cannons on the board) down to 0 (none left).
-fn phase(pos: &Position) -> i32 {
-    let units = 6 * pos.kind_bb(PieceKind::Rook).count()
-        + 3 * pos.kind_bb(PieceKind::Horse).count()
-        + 3 * pos.kind_bb(PieceKind::Cannon).count();
-    (units.min(48) * 256 / 48) as i32
-}
-
-/// Horses gain and cannons lose value as the board empties.
-fn phase_adjustment(pos: &Position, us: Color) -> i32 {
-    let endgame = 256 - phase(pos);
-    let horses = pos.pieces(us, PieceKind::Horse).count() as i32;
-    let cannons = pos.pieces(us, PieceKind::Cannon).count() as i32;
-    (horses * 40 - cannons * 40) * endgame / 256
-}
-
-/// A king short of advisors or elephants is weaker the more attackers the other side has left.
-fn guard_score(pos: &Position, us: Color) -> i32 {
-    let them = us.flip();
-    let attackers = (pos.pieces(them, PieceKind::Rook).count() * 2
-        + pos.pieces(them, PieceKind::Horse).count()
-        + pos.pieces(them, PieceKind::Cannon).count()) as i32;
-    let missing_advisors = 2 - pos.pieces(us, PieceKind::Advisor).count().min(2) as i32;
-    let missing_elephants = 2 - pos.pieces(us, PieceKind::Elephant).count().min(2) as i32;
-    let crossed_pawns = (pos.pieces(them, PieceKind::Pawn) & Bitboard::side(us)).count() as i32;
-    -(missing_advisors * 6 + missing_elephants * 4) * attackers - 4 * crossed_pawns * attackers / 2
-}
-
-/// The value a capture on `sq` wins, for move ordering and exchange evaluation.
-#[inline]
-pub fn piece_value(pos: &Position, sq: Square) -> i32 {
-    pos.piece_at(sq).map_or(0, |p| material(p.kind))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::fen;
+    use crate::movegen::legal_moves;
+
+    const FENS: [&str; 3] = [
+        fen::START_FEN,
+        "r1ba1kb2/8C/2nac1n1r/p1p1p1p1p/4c4/2P1P3P/P5PC1/R3B4/4AN3/1NBAK3R w - - 30 16",
+        "2ra2b2/cC1nak1r1/7cn/P5p2/2b5p/2p6/RCPp2P1P/N3B3R/N8/2BAKA3 w - - 20 31",
+    ];
 
     #[test]
     fn symmetric() {
-        let fens = [
-            fen::START_FEN,
-            "r1ba1kb2/8C/2nac1n1r/p1p1p1p1p/4c4/2P1P3P/P5PC1/R3B4/4AN3/1NBAK3R w - - 30 16",
-            "2ra2b2/cC1nak1r1/7cn/P5p2/2b5p/2p6/RCPp2P1P/N3B3R/N8/2BAKA3 w - - 20 31",
-        ];
-        for f in fens {
+        for f in FENS {
             let pos = fen::parse(f).unwrap();
             assert_eq!(evaluate(&pos), evaluate(&pos.mirror()), "{f}");
             assert_eq!(evaluate(&pos), evaluate(&pos.color_swap()), "{f}");
         }
-        assert_eq!(evaluate(&fen::parse(fen::START_FEN).unwrap()), TEMPO);
+        assert_eq!(
+            evaluate(&fen::parse(fen::START_FEN).unwrap()),
+            WEIGHTS[term::TEMPO].mg
+        );
+    }
+
+    #[test]
+    fn trace_agrees_with_the_fast_sum() {
+        for f in FENS {
+            let mut pos = fen::parse(f).unwrap();
+            for ply in 0..60 {
+                assert_eq!(
+                    evaluate(&pos),
+                    evaluate_by_trace(&pos, &WEIGHTS),
+                    "{f} ply {ply}"
+                );
+                let moves = legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[(ply * 7 + 3) % moves.len()];
+                pos.play(m);
+            }
+        }
+    }
+
+    #[test]
+    fn lone_defenders_cannot_win() {
+        // Red has only advisors and elephants left: its material lead counts for little.
+        let pos = fen::parse("4k4/9/9/9/9/9/9/4B4/4A4/3AK4 w - - 0 1").unwrap();
+        assert!(evaluate(&pos).abs() < 60, "{}", evaluate(&pos));
     }
 }

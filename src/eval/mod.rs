@@ -3,6 +3,7 @@
 //! search move by move through the push and pop hooks, which cost nothing for the handcrafted one.
 
 pub mod hce;
+mod hce_weights;
 
 use crate::moves::Move;
 use crate::nnue::{Accumulator, AccumulatorStack, Network};

@@ -14,6 +14,7 @@ tools:
   quantise [ARGS]   export a float checkpoint as a .nnue net file (quantise --help)
   net-check [ARGS]  float vs quantised evaluation on validation positions (net-check --help)
   fit-scale [ARGS]  fit the score-to-result SCALE on record files (fit-scale --help)
+  tune-hce [ARGS]   tune the handcrafted evaluation's weights (tune-hce --help)
   net-golden [ARGS] golden evaluations of a net file for the tests (net-golden --help)";
 
 fn main() {
@@ -25,6 +26,7 @@ fn main() {
         Some("quantise") => train::quantise_main(&args[1..]),
         Some("net-check") => train::net_check_main(&args[1..]),
         Some("fit-scale") => train::fit_scale_main(&args[1..]),
+        Some("tune-hce") => train::tune_hce_main(&args[1..]),
         Some("net-golden") => net_golden::main(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");

@@ -4,6 +4,7 @@
 mod adamw;
 mod checkpoint;
 mod dataset;
+mod hce_tune;
 mod net;
 mod quant;
 mod rng;
@@ -39,6 +40,13 @@ const NET_CHECK_USAGE: &str = "usage: xq-tools net-check --ckpt FILE --net FILE.
 --data FILE|DIR... [--seed S] [--count N]
   compares the float forward pass of CKPT with the integer forward pass of NET on up to N
   (default 10000) validation positions of the split that train makes with the same data and seed";
+
+const TUNE_HCE_USAGE: &str = "usage: xq-tools tune-hce --data FILE|DIR... --out FILE.rs \
+[--from current|seed] [--epochs N] [--batch N] [--lr LR] [--lambda L] [--seed S]
+  tunes the handcrafted evaluation's weights on record files and writes them as Rust source
+  (the engine's table is src/eval/hce_weights.rs); starts from the engine's current weights or
+  from the hand-set seed weights. Defaults: --from current --epochs 10 --batch 4096 --lr 1
+  --lambda 0.5 --seed 1";
 
 const FIT_SCALE_USAGE: &str = "usage: xq-tools fit-scale --data FILE|DIR...
   prints the SCALE minimising the sum of (sigmoid(score / SCALE) - result)^2 over the data";
@@ -626,6 +634,101 @@ pub fn fit_scale_main(args: &[String]) -> Result<(), String> {
         "fitted SCALE {scale:.1} (mean squared error {mse:.6}; at SCALE {} it is {mse_400:.6}) over {} positions",
         format::SCALE,
         pairs.len()
+    );
+    Ok(())
+}
+
+/// `xq-tools tune-hce`.
+pub fn tune_hce_main(args: &[String]) -> Result<(), String> {
+    let (mut data, mut out, mut from_seed) = (Vec::new(), None, false);
+    let (mut lambda, mut seed) = (0.5f32, 1u64);
+    let mut s = hce_tune::Settings {
+        epochs: 10,
+        batch: 4096,
+        lr: 1.0,
+        seed: 1,
+    };
+    let mut flags = Flags::new(args, TUNE_HCE_USAGE);
+    while let Some(flag) = flags.next_flag()? {
+        match flag {
+            "--data" => data.extend(paths(flags.values(flag)?)),
+            "--out" => out = Some(PathBuf::from(flags.value(flag)?)),
+            "--from" => {
+                from_seed = match flags.value(flag)? {
+                    "seed" => true,
+                    "current" => false,
+                    v => return Err(format!("--from {v:?}: current or seed\n{TUNE_HCE_USAGE}")),
+                }
+            }
+            "--epochs" => s.epochs = flags.parsed(flag)?,
+            "--batch" => s.batch = flags.parsed(flag)?,
+            "--lr" => s.lr = flags.parsed(flag)?,
+            "--lambda" => lambda = flags.parsed(flag)?,
+            "--seed" => seed = flags.parsed(flag)?,
+            other => return Err(format!("unknown option {other}\n{TUNE_HCE_USAGE}")),
+        }
+    }
+    let Some(out) = out else {
+        return Err(TUNE_HCE_USAGE.to_string());
+    };
+    if data.is_empty() {
+        return Err(TUNE_HCE_USAGE.to_string());
+    }
+    if !(0.0..=1.0).contains(&lambda) || s.batch == 0 {
+        return Err(format!(
+            "--lambda must be within 0..1 and --batch above 0\n{TUNE_HCE_USAGE}"
+        ));
+    }
+    s.seed = seed;
+    let started = Instant::now();
+    let split = dataset::load(&data, seed)?;
+    let (train, skipped_t) = hce_tune::Traces::build(&split.train, lambda);
+    let (valid, skipped_v) = hce_tune::Traces::build(&split.valid, lambda);
+    println!(
+        "traced {} training and {} validation positions ({} undecodable) in {:.1} s",
+        train.positions.len(),
+        valid.positions.len(),
+        skipped_t + skipped_v,
+        started.elapsed().as_secs_f64()
+    );
+    let start_weights = if from_seed {
+        xq::eval::hce::seed_weights()
+    } else {
+        xq::eval::hce::WEIGHTS.to_vec()
+    };
+    let mut params = hce_tune::to_params(&start_weights);
+    let start_loss = valid.loss(&params);
+    println!(
+        "start ({}): valid {start_loss:.6}",
+        if from_seed { "seed" } else { "current" }
+    );
+    hce_tune::tune(&mut params, &train, &valid, &s);
+    let weights = hce_tune::to_weights(&params);
+    let rounded = valid.loss(&hce_tune::to_params(&weights));
+    println!("rounded: valid {rounded:.6} (start {start_loss:.6})");
+    let provenance = format!(
+        "Tuned from the {} weights on {} positions ({}), {} epochs, batch {}, lr {}, lambda {},\n\
+         seed {}: validation loss {start_loss:.6} -> {rounded:.6}.",
+        if from_seed { "seed" } else { "previous" },
+        train.positions.len(),
+        data.iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" "),
+        s.epochs,
+        s.batch,
+        s.lr,
+        lambda,
+        seed
+    );
+    write_atomically(
+        &out,
+        hce_tune::weights_source(&weights, &provenance).as_bytes(),
+    )?;
+    println!(
+        "wrote {} in {}",
+        out.display(),
+        hms(started.elapsed().as_secs_f64())
     );
     Ok(())
 }
