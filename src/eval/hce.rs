@@ -397,19 +397,12 @@ fn side_terms<T: Terms>(
     // Threats against the side to move's pieces (the other side's are the search's to take).
     if pos.side_to_move() == us {
         let mut threatened = 0;
-        for kind in [
-            PieceKind::Advisor,
-            PieceKind::Elephant,
-            PieceKind::Horse,
-            PieceKind::Rook,
-            PieceKind::Cannon,
-            PieceKind::Pawn,
-        ] {
+        for kind in PieceKind::ALL.into_iter().skip(1) {
             let cheaper = match kind {
                 PieceKind::Rook => theirs.minors,
                 PieceKind::Horse | PieceKind::Cannon => theirs.guards,
                 PieceKind::Advisor | PieceKind::Elephant => theirs.pawns,
-                _ => Bitboard::EMPTY,
+                PieceKind::Pawn | PieceKind::King => Bitboard::EMPTY,
             };
             let attacked = pos.pieces(us, kind) & theirs.all;
             let n = ((attacked - ours.all) | (attacked & cheaper)).count() as i32;

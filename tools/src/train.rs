@@ -42,10 +42,12 @@ const NET_CHECK_USAGE: &str = "usage: xq-tools net-check --ckpt FILE --net FILE.
   (default 10000) validation positions of the split that train makes with the same data and seed";
 
 const TUNE_HCE_USAGE: &str = "usage: xq-tools tune-hce --data FILE|DIR... --out FILE.rs \
-[--from current|seed] [--epochs N] [--batch N] [--lr LR] [--lambda L] [--seed S]
+[--from current|seed] [--teacher NET.nnue] [--epochs N] [--batch N] [--lr LR] [--lambda L] \
+[--seed S]
   tunes the handcrafted evaluation's weights on record files and writes them as Rust source
   (the engine's table is src/eval/hce_weights.rs); starts from the engine's current weights or
-  from the hand-set seed weights. Defaults: --from current --epochs 10 --batch 4096 --lr 1
+  from the hand-set seed weights. The target blends each game's result (weight lambda) with the
+  record's search score, or with the evaluation of the teacher net when one is given. Defaults: --from current --epochs 10 --batch 4096 --lr 1
   --lambda 0.5 --seed 1";
 
 const FIT_SCALE_USAGE: &str = "usage: xq-tools fit-scale --data FILE|DIR...
@@ -640,7 +642,7 @@ pub fn fit_scale_main(args: &[String]) -> Result<(), String> {
 
 /// `xq-tools tune-hce`.
 pub fn tune_hce_main(args: &[String]) -> Result<(), String> {
-    let (mut data, mut out, mut from_seed) = (Vec::new(), None, false);
+    let (mut data, mut out, mut from_seed, mut teacher) = (Vec::new(), None, false, None);
     let (mut lambda, mut seed) = (0.5f32, 1u64);
     let mut s = hce_tune::Settings {
         epochs: 10,
@@ -659,6 +661,11 @@ pub fn tune_hce_main(args: &[String]) -> Result<(), String> {
                     "current" => false,
                     v => return Err(format!("--from {v:?}: current or seed\n{TUNE_HCE_USAGE}")),
                 }
+            }
+            "--teacher" => {
+                let path = flags.value(flag)?;
+                let net = Network::load(path).map_err(|e| format!("{path}: {e}"))?;
+                teacher = Some((path.to_string(), net));
             }
             "--epochs" => s.epochs = flags.parsed(flag)?,
             "--batch" => s.batch = flags.parsed(flag)?,
@@ -682,8 +689,9 @@ pub fn tune_hce_main(args: &[String]) -> Result<(), String> {
     s.seed = seed;
     let started = Instant::now();
     let split = dataset::load(&data, seed)?;
-    let (train, skipped_t) = hce_tune::Traces::build(&split.train, lambda);
-    let (valid, skipped_v) = hce_tune::Traces::build(&split.valid, lambda);
+    let net = teacher.as_ref().map(|(_, net)| net);
+    let (train, skipped_t) = hce_tune::Traces::build(&split.train, lambda, net);
+    let (valid, skipped_v) = hce_tune::Traces::build(&split.valid, lambda, net);
     println!(
         "traced {} training and {} validation positions ({} undecodable) in {:.1} s",
         train.positions.len(),
@@ -707,14 +715,17 @@ pub fn tune_hce_main(args: &[String]) -> Result<(), String> {
     let rounded = valid.loss(&hce_tune::to_params(&weights));
     println!("rounded: valid {rounded:.6} (start {start_loss:.6})");
     let provenance = format!(
-        "Tuned from the {} weights on {} positions ({}), {} epochs, batch {}, lr {}, lambda {},\n\
-         seed {}: validation loss {start_loss:.6} -> {rounded:.6}.",
+        "Tuned from the {} weights on {} positions ({}), teacher {}, {} epochs, batch {}, lr {},\n\
+         lambda {}, seed {}: validation loss {start_loss:.6} -> {rounded:.6}.",
         if from_seed { "seed" } else { "previous" },
         train.positions.len(),
         data.iter()
             .map(|p| p.display().to_string())
             .collect::<Vec<_>>()
             .join(" "),
+        teacher
+            .as_ref()
+            .map_or("none (search scores)", |(path, _)| path.as_str()),
         s.epochs,
         s.batch,
         s.lr,

@@ -7,6 +7,7 @@ use super::dataset::Sample;
 use super::net::{SCALE_F, sigmoid};
 use super::rng::Rng;
 use xq::eval::hce::{self, Weight, term};
+use xq::nnue::network::Network;
 
 /// One position reduced to what the evaluation's weights act on.
 pub struct Traced {
@@ -34,9 +35,10 @@ pub struct Traces {
 }
 
 impl Traces {
-    /// Traces `samples` with targets `λ × result + (1 − λ) × σ(score / SCALE)`; positions that do
-    /// not decode are skipped and counted in the second value.
-    pub fn build(samples: &[Sample], lambda: f32) -> (Traces, usize) {
+    /// Traces `samples` with targets `λ × result + (1 − λ) × σ(score / SCALE)`, the score being
+    /// the record's search score or, with a `teacher` net, that net's evaluation; positions that
+    /// do not decode are skipped and counted in the second value.
+    pub fn build(samples: &[Sample], lambda: f32, teacher: Option<&Network>) -> (Traces, usize) {
         let mut out = Traces::default();
         let mut skipped = 0;
         for s in samples {
@@ -51,8 +53,10 @@ impl Traces {
                     out.terms.push((i as u16, c.clamp(-32768, 32767) as i16));
                 }
             }
-            let target = lambda * f32::from(s.result) * 0.5
-                + (1.0 - lambda) * sigmoid(f32::from(s.score) / SCALE_F);
+            let score =
+                teacher.map_or(f32::from(s.score), |net| net.evaluate_position(&pos) as f32);
+            let target =
+                lambda * f32::from(s.result) * 0.5 + (1.0 - lambda) * sigmoid(score / SCALE_F);
             out.positions.push(Traced {
                 start,
                 len: (out.terms.len() as u32 - start) as u16,
@@ -269,7 +273,7 @@ mod tests {
             "2ra2b2/cC1nak1r1/7cn/P5p2/2b5p/2p6/RCPp2P1P/N3B3R/N8/2BAKA3 b - - 20 31",
         ];
         let samples: Vec<Sample> = fens.iter().map(|f| sample(f, 0, 1)).collect();
-        let (traces, skipped) = Traces::build(&samples, 0.5);
+        let (traces, skipped) = Traces::build(&samples, 0.5, None);
         assert_eq!(skipped, 0);
         let params = to_params(&hce::WEIGHTS);
         for (p, s) in traces.positions.iter().zip(&samples) {
@@ -291,7 +295,7 @@ mod tests {
             .zip([(900, 2), (300, 1), (-900, 0)])
             .map(|(f, (score, result))| sample(f, score, result))
             .collect();
-        let (traces, _) = Traces::build(&samples, 0.5);
+        let (traces, _) = Traces::build(&samples, 0.5, None);
         let mut params = vec![0.0f32; 2 * term::COUNT];
         let before = traces.loss(&params);
         let s = Settings {
