@@ -213,10 +213,12 @@ pub fn collect<T: Terms>(pos: &Position, out: &mut T) {
     for sq in pos.occupied() {
         out.add_piece(pos.piece_at(sq).expect("occupied"), sq);
     }
-    let red = Attacks::of(pos, Color::Red);
-    let black = Attacks::of(pos, Color::Black);
-    side_terms(pos, Color::Red, &red, &black, 1, out);
-    side_terms(pos, Color::Black, &black, &red, -1, out);
+    let red = side_terms(pos, Color::Red, 1, out);
+    let black = side_terms(pos, Color::Black, -1, out);
+    match pos.side_to_move() {
+        Color::Red => threat_terms(pos, Color::Red, &red, &black, 1, out),
+        Color::Black => threat_terms(pos, Color::Black, &black, &red, -1, out),
+    }
     out.add(
         term::TEMPO,
         if pos.side_to_move() == Color::Red {
@@ -239,49 +241,8 @@ struct Attacks {
     minors: Bitboard,
 }
 
-impl Attacks {
-    fn of(pos: &Position, us: Color) -> Attacks {
-        let occ = pos.occupied();
-        let mut pawns = Bitboard::EMPTY;
-        for sq in pos.pieces(us, PieceKind::Pawn) {
-            pawns |= pawn_attacks(us, sq);
-        }
-        let mut guards = pawns;
-        for sq in pos.pieces(us, PieceKind::Advisor) {
-            guards |= advisor_attacks(sq);
-        }
-        for sq in pos.pieces(us, PieceKind::Elephant) {
-            guards |= elephant_attacks(sq, occ);
-        }
-        let mut minors = guards;
-        for sq in pos.pieces(us, PieceKind::Horse) {
-            minors |= horse_attacks(sq, occ);
-        }
-        for sq in pos.pieces(us, PieceKind::Cannon) {
-            minors |= cannon_attacks(sq, occ);
-        }
-        let mut all = minors | king_attacks(pos.king(us));
-        for sq in pos.pieces(us, PieceKind::Rook) {
-            all |= rook_attacks(sq, occ);
-        }
-        Attacks {
-            all,
-            pawns,
-            guards,
-            minors,
-        }
-    }
-}
-
-/// The terms of side `us` (attack sets `ours` and `theirs`), entered with `sign`.
-fn side_terms<T: Terms>(
-    pos: &Position,
-    us: Color,
-    ours: &Attacks,
-    theirs: &Attacks,
-    sign: i32,
-    out: &mut T,
-) {
+/// The terms of side `us` but its threats, entered with `sign`; returns the side's attack sets.
+fn side_terms<T: Terms>(pos: &Position, us: Color, sign: i32, out: &mut T) -> Attacks {
     let occ = pos.occupied();
     let own = pos.color_bb(us);
     let them = us.flip();
@@ -294,8 +255,21 @@ fn side_terms<T: Terms>(
     let palace = Bitboard::palace(them);
     let mut hits = 0i32;
     let mut attackers = 0i32;
+    let mut pawn_targets = Bitboard::EMPTY;
+    for sq in pos.pieces(us, PieceKind::Pawn) {
+        pawn_targets |= pawn_attacks(us, sq);
+    }
+    let mut guards = pawn_targets;
+    for sq in pos.pieces(us, PieceKind::Advisor) {
+        guards |= advisor_attacks(sq);
+    }
+    for sq in pos.pieces(us, PieceKind::Elephant) {
+        guards |= elephant_attacks(sq, occ);
+    }
+    let (mut minors, mut rooks) = (guards, Bitboard::EMPTY);
     for sq in pos.pieces(us, PieceKind::Rook) {
         let attacks = rook_attacks(sq, occ);
+        rooks |= attacks;
         out.add(term::ROOK_MOBILITY + (attacks - own).count() as usize, sign);
         let n = (attacks & palace).count() as i32;
         if n > 0 {
@@ -308,6 +282,7 @@ fn side_terms<T: Terms>(
     }
     for sq in pos.pieces(us, PieceKind::Horse) {
         let attacks = horse_attacks(sq, occ);
+        minors |= attacks;
         out.add(
             term::HORSE_MOBILITY + (attacks - own).count() as usize,
             sign,
@@ -320,6 +295,7 @@ fn side_terms<T: Terms>(
     }
     for sq in pos.pieces(us, PieceKind::Cannon) {
         let captures = cannon_attacks(sq, occ);
+        minors |= captures;
         out.add(
             term::CANNON_MOBILITY + (rook_attacks(sq, occ) - occ).count() as usize,
             sign,
@@ -394,26 +370,41 @@ fn side_terms<T: Terms>(
         sign * (pos.pieces(us, PieceKind::Cannon) & back_rank).count() as i32,
     );
 
-    // Threats against the side to move's pieces (the other side's are the search's to take).
-    if pos.side_to_move() == us {
-        let mut threatened = 0;
-        for kind in PieceKind::ALL.into_iter().skip(1) {
-            let cheaper = match kind {
-                PieceKind::Rook => theirs.minors,
-                PieceKind::Horse | PieceKind::Cannon => theirs.guards,
-                PieceKind::Advisor | PieceKind::Elephant => theirs.pawns,
-                PieceKind::Pawn | PieceKind::King => Bitboard::EMPTY,
-            };
-            let attacked = pos.pieces(us, kind) & theirs.all;
-            let n = ((attacked - ours.all) | (attacked & cheaper)).count() as i32;
-            if n > 0 {
-                threatened += n;
-                out.add(term::THREATENED + kind.index(), sign * n);
-            }
+    Attacks {
+        all: minors | rooks | king_attacks(pos.king(us)),
+        pawns: pawn_targets,
+        guards,
+        minors,
+    }
+}
+
+/// Threats against the pieces of `us`, the side to move (the other side's are the search's to
+/// take), given both sides' attack sets, entered with `sign`.
+fn threat_terms<T: Terms>(
+    pos: &Position,
+    us: Color,
+    ours: &Attacks,
+    theirs: &Attacks,
+    sign: i32,
+    out: &mut T,
+) {
+    let mut threatened = 0;
+    for kind in PieceKind::ALL.into_iter().skip(1) {
+        let cheaper = match kind {
+            PieceKind::Rook => theirs.minors,
+            PieceKind::Horse | PieceKind::Cannon => theirs.guards,
+            PieceKind::Advisor | PieceKind::Elephant => theirs.pawns,
+            PieceKind::Pawn | PieceKind::King => Bitboard::EMPTY,
+        };
+        let attacked = pos.pieces(us, kind) & theirs.all;
+        let n = ((attacked - ours.all) | (attacked & cheaper)).count() as i32;
+        if n > 0 {
+            threatened += n;
+            out.add(term::THREATENED + kind.index(), sign * n);
         }
-        if threatened >= 2 {
-            out.add(term::MULTIPLE_THREATS, sign);
-        }
+    }
+    if threatened >= 2 {
+        out.add(term::MULTIPLE_THREATS, sign);
     }
 }
 
