@@ -3,6 +3,7 @@
 //! own WXF judge.
 
 use crate::data::{self, DRAW, LOSS, WIN};
+use crate::flags::Flags;
 use std::fs::OpenOptions;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -52,43 +53,21 @@ fn parse_args(args: &[String]) -> Result<Config, String> {
         prefix: "gen".to_string(),
         eval: EvalChoice::Handcrafted,
     };
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        let mut value = || {
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))
-        };
-        let bad = |v: &str| format!("bad value {v:?} for {flag}\n{USAGE}");
-        match flag.as_str() {
-            "--out" => c.out = PathBuf::from(value()?),
-            "--threads" => {
-                let v = value()?;
-                c.threads = v.parse().map_err(|_| bad(&v))?;
-            }
-            "--nodes" => {
-                let v = value()?;
-                c.nodes = v.parse().map_err(|_| bad(&v))?;
-            }
-            "--games" => {
-                let v = value()?;
-                c.games = Some(v.parse().map_err(|_| bad(&v))?);
-            }
-            "--minutes" => {
-                let v = value()?;
-                c.minutes = Some(v.parse().map_err(|_| bad(&v))?);
-            }
-            "--seed" => {
-                let v = value()?;
-                c.seed = v.parse().map_err(|_| bad(&v))?;
-            }
-            "--prefix" => c.prefix = value()?,
+    let mut flags = Flags::new(args, USAGE);
+    while let Some(flag) = flags.next_flag()? {
+        match flag {
+            "--out" => c.out = PathBuf::from(flags.value(flag)?),
+            "--threads" => c.threads = flags.parsed(flag)?,
+            "--nodes" => c.nodes = flags.parsed(flag)?,
+            "--games" => c.games = Some(flags.parsed(flag)?),
+            "--minutes" => c.minutes = Some(flags.parsed(flag)?),
+            "--seed" => c.seed = flags.parsed(flag)?,
+            "--prefix" => c.prefix = flags.value(flag)?.to_string(),
             "--net" => {
-                let v = value()?;
-                let net = Network::load(&v).map_err(|e| format!("{v}: {e}"))?;
+                let v = flags.value(flag)?;
+                let net = Network::load(v).map_err(|e| format!("{v}: {e}"))?;
                 c.eval = EvalChoice::Nnue(Arc::new(net));
             }
-            "-h" | "--help" => return Err(USAGE.to_string()),
             other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
         }
     }

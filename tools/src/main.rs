@@ -2,6 +2,7 @@
 
 mod data;
 mod datagen;
+mod flags;
 mod net_golden;
 mod train;
 mod wxf_cases;

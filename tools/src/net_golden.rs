@@ -1,6 +1,7 @@
 //! `net-golden`: writes the golden evaluations of a net file (`nnue/golden.tsv`), which a test
 //! compares with the embedded net to catch loader, layout and endianness regressions.
 
+use crate::flags::Flags;
 use std::fmt::Write as _;
 use xq::fen;
 use xq::nnue::Network;
@@ -13,23 +14,13 @@ const USAGE: &str =
 /// Runs the tool.
 pub fn main(args: &[String]) -> Result<(), String> {
     let (mut net_path, mut out, mut fen_files, mut count) = (None, None, Vec::new(), 24usize);
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        let mut value = || {
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))
-        };
-        match flag.as_str() {
-            "--net" => net_path = Some(value()?),
-            "--out" => out = Some(value()?),
-            "--fens" => fen_files.push(value()?),
-            "--count" => {
-                let v = value()?;
-                count = v
-                    .parse()
-                    .map_err(|_| format!("bad --count {v:?}\n{USAGE}"))?;
-            }
+    let mut flags = Flags::new(args, USAGE);
+    while let Some(flag) = flags.next_flag()? {
+        match flag {
+            "--net" => net_path = Some(flags.value(flag)?.to_string()),
+            "--out" => out = Some(flags.value(flag)?.to_string()),
+            "--fens" => fen_files.push(flags.value(flag)?.to_string()),
+            "--count" => count = flags.parsed(flag)?,
             other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
         }
     }

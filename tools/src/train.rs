@@ -11,6 +11,7 @@ mod rng;
 #[cfg(test)]
 mod tests;
 
+use crate::flags::Flags;
 use adamw::{AdamW, cosine_lr};
 use checkpoint::{Checkpoint, write_atomically};
 use dataset::{Sample, Split};
@@ -208,58 +209,6 @@ pub fn train(
         initial_valid_loss,
         history,
     })
-}
-
-/// Command-line flags: `--name value...`.
-struct Flags<'a> {
-    args: &'a [String],
-    at: usize,
-    usage: &'static str,
-}
-
-impl<'a> Flags<'a> {
-    fn new(args: &'a [String], usage: &'static str) -> Flags<'a> {
-        Flags { args, at: 0, usage }
-    }
-
-    /// The next flag, or `None` at the end.
-    fn next_flag(&mut self) -> Result<Option<&'a str>, String> {
-        match self.args.get(self.at) {
-            None => Ok(None),
-            Some(a) if a == "-h" || a == "--help" => Err(self.usage.to_string()),
-            Some(a) if a.starts_with("--") => {
-                self.at += 1;
-                Ok(Some(a.as_str()))
-            }
-            Some(a) => Err(format!("unexpected argument {a:?}\n{}", self.usage)),
-        }
-    }
-
-    fn value(&mut self, flag: &str) -> Result<&'a str, String> {
-        match self.args.get(self.at) {
-            Some(v) if !v.starts_with("--") => {
-                self.at += 1;
-                Ok(v.as_str())
-            }
-            _ => Err(format!("{flag} needs a value\n{}", self.usage)),
-        }
-    }
-
-    /// All values up to the next flag (at least one).
-    fn values(&mut self, flag: &str) -> Result<Vec<&'a str>, String> {
-        let mut out = vec![self.value(flag)?];
-        while let Some(v) = self.args.get(self.at).filter(|v| !v.starts_with("--")) {
-            out.push(v.as_str());
-            self.at += 1;
-        }
-        Ok(out)
-    }
-
-    fn parsed<T: std::str::FromStr>(&mut self, flag: &str) -> Result<T, String> {
-        let v = self.value(flag)?;
-        v.parse()
-            .map_err(|_| format!("bad value {v:?} for {flag}\n{}", self.usage))
-    }
 }
 
 fn paths(values: Vec<&str>) -> Vec<PathBuf> {
