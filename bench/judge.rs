@@ -4,9 +4,7 @@
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use xq::judge::{
-    History, ProtectionPolicy, RuleConfig, Status, Verdict, judge_at, judge_prune, repeats,
-};
+use xq::judge::{History, Rules, Status, Verdict, judge_at, judge_prune, repeats};
 use xq::movegen::legal_moves;
 use xq::moves::Move;
 use xq::piece::PieceKind;
@@ -19,11 +17,8 @@ const PLIES: usize = 300;
 const OPENING: &str =
     "h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 b0c2 a9b9 a0b0 c6c5 h0h4 b7a7 c3c4 g6g5 b2b6 c9e7 f0e1 f9e8";
 
-/// The judge's settings in the benchmarks: the first recurrence counts, as inside search.
-const CONFIG: RuleConfig = RuleConfig {
-    occurrences: 2,
-    protection: ProtectionPolicy::BeforeCapture,
-};
+/// The repetition threshold in the benchmarks: the first recurrence counts, as inside search.
+const OCCURRENCES: u32 = 2;
 
 /// xorshift64: deterministic choices while building the game.
 struct Rng(u64);
@@ -171,7 +166,7 @@ fn game() -> (Position, Vec<Move>) {
 }
 
 fn history(start: &Position, moves: &[Move]) -> History {
-    let mut h = History::new(start.clone(), CONFIG.protection);
+    let mut h = History::new(start.clone(), Rules::default());
     for &m in moves {
         h.push(m).expect("benchmark moves are legal");
     }
@@ -183,7 +178,7 @@ fn describe(h: &History) {
     let plies = h.plies();
     let repeated = (0..=plies).filter(|&p| repeats(h, p, 2)).count();
     let verdicts: Vec<Verdict> = (0..=plies)
-        .map(|p| judge_at(h, p, &CONFIG).verdict)
+        .map(|p| judge_at(h, p, OCCURRENCES).verdict)
         .collect();
     let wins = verdicts
         .iter()
@@ -210,7 +205,7 @@ fn judge(c: &mut Criterion) {
     describe(&fresh.clone());
     let warm = fresh.clone();
     for p in 0..=warm.plies() {
-        black_box(judge_at(&warm, p, &CONFIG));
+        black_box(judge_at(&warm, p, OCCURRENCES));
     }
 
     let mut group = c.benchmark_group("judge");
@@ -229,7 +224,7 @@ fn judge(c: &mut Criterion) {
             || fresh.clone(),
             |h| {
                 (0..=h.plies())
-                    .map(|p| judge_at(h, p, &CONFIG))
+                    .map(|p| judge_at(h, p, OCCURRENCES))
                     .filter(|r| r.cycles.is_some())
                     .count()
             },
@@ -240,7 +235,7 @@ fn judge(c: &mut Criterion) {
         b.iter(|| {
             let h = black_box(&warm);
             (0..=h.plies())
-                .map(|p| judge_at(h, p, &CONFIG))
+                .map(|p| judge_at(h, p, OCCURRENCES))
                 .filter(|r| r.cycles.is_some())
                 .count()
         })
@@ -250,7 +245,7 @@ fn judge(c: &mut Criterion) {
             || fresh.clone(),
             |h| {
                 (0..=h.plies())
-                    .filter(|&p| judge_prune(h, p, &CONFIG, true) != Verdict::Undecided)
+                    .filter(|&p| judge_prune(h, p, OCCURRENCES, true) != Verdict::Undecided)
                     .count()
             },
             BatchSize::SmallInput,
@@ -260,7 +255,7 @@ fn judge(c: &mut Criterion) {
         b.iter(|| {
             let h = black_box(&warm);
             (0..=h.plies())
-                .filter(|&p| judge_prune(h, p, &CONFIG, true) != Verdict::Undecided)
+                .filter(|&p| judge_prune(h, p, OCCURRENCES, true) != Verdict::Undecided)
                 .count()
         })
     });

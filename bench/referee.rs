@@ -5,14 +5,11 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use xq::judge::{ProtectionPolicy, RuleConfig};
+use xq::judge::RuleConfig;
 use xq::record::{self, GameRecord};
 use xq::referee::{judge_bytes, judge_record};
 
-const CONFIG: RuleConfig = RuleConfig {
-    occurrences: 3,
-    protection: ProtectionPolicy::BeforeCapture,
-};
+const CONFIG: RuleConfig = RuleConfig::with_occurrences(3);
 
 /// Master games: 20 national-championship games (Chinese notation, traditional characters) and
 /// 15 games in each of three notations.

@@ -3,7 +3,7 @@
 
 use crate::eval::EvalChoice;
 use crate::fen;
-use crate::judge::{History, IllegalMove, ProtectionPolicy};
+use crate::judge::{History, IllegalMove, RuleSet, Rules};
 use crate::moves::Move;
 use crate::nnue::Network;
 use crate::options::{EMBEDDED_NET, ENGINE_OPTIONS, OptionError, OptionSpec, OptionValue};
@@ -11,7 +11,7 @@ use crate::position::Position;
 use crate::search::ordering::Heuristics;
 use crate::search::time::Limits;
 use crate::search::tt::TranspositionTable;
-use crate::search::{self, RepetitionRule, SearchConfig, SearchInfo, SearchResult, Signals};
+use crate::search::{self, SearchConfig, SearchInfo, SearchResult, Signals};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -60,7 +60,7 @@ impl Engine {
     pub fn new() -> Engine {
         let hash_mb = 16;
         Engine {
-            history: History::new(Position::startpos(), ProtectionPolicy::default()),
+            history: History::new(Position::startpos(), Rules::default()),
             banned: Vec::new(),
             config: SearchConfig {
                 eval: EvalChoice::Nnue(Network::embedded()),
@@ -101,11 +101,14 @@ impl Engine {
             }
             ("MultiPV", OptionValue::Int(n)) => self.config.multipv = n as usize,
             ("RepetitionRule", OptionValue::Text(t)) => {
-                self.config.rule = if t == "check-only" {
-                    RepetitionRule::ChecksOnly
-                } else {
-                    RepetitionRule::Wxf
-                }
+                let set: RuleSet = t.parse().map_err(|reason| OptionError::Rejected {
+                    name: spec.name.to_string(),
+                    reason,
+                })?;
+                self.history.set_rules(Rules {
+                    set,
+                    ..self.history.rules()
+                });
             }
             ("Evaluation", OptionValue::Text(t)) => {
                 self.use_nnue = t == "nnue";
@@ -161,10 +164,11 @@ impl Engine {
     pub fn set_position(&mut self, start: Position, moves: &[Move]) -> Result<(), IllegalMove> {
         self.wait();
         self.banned.clear();
-        let mut history = History::new(start.clone(), self.config.protection);
+        let rules = self.history.rules();
+        let mut history = History::new(start.clone(), rules);
         for &m in moves {
             if let Err(e) = history.push(m) {
-                self.history = History::new(start, self.config.protection);
+                self.history = History::new(start, rules);
                 return Err(e);
             }
         }

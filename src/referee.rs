@@ -7,9 +7,9 @@
 //! whether the record's own result agrees.
 
 use crate::judge::{
-    History, IllegalMove, RuleConfig, Ruling, SideCycle, Status, Verdict, Violation, judge_at,
+    History, IllegalMove, RuleConfig, Ruling, Verdict, Violation, judge_at, judge_end_of_record,
+    occurrences,
 };
-use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::piece::{Piece, PieceKind};
 use crate::position::Position;
@@ -116,7 +116,7 @@ pub struct Adjudicator {
 impl Adjudicator {
     /// Starts a game at `start`; the side to move there may already be mated.
     pub fn new(start: Position, config: RuleConfig) -> Adjudicator {
-        let history = History::new(start, config.protection);
+        let history = History::new(start, config.rules);
         let mut a = Adjudicator {
             history,
             config,
@@ -148,7 +148,7 @@ impl Adjudicator {
         if self.decision.is_none() {
             self.decision = self.terminal_state().or_else(|| {
                 let ply = self.history.plies();
-                let ruling = judge_at(&self.history, ply, &self.config);
+                let ruling = judge_at(&self.history, ply, self.config.occurrences);
                 (ruling.verdict != Verdict::Undecided).then_some(Decision {
                     verdict: ruling.verdict,
                     ply,
@@ -173,24 +173,6 @@ impl Adjudicator {
                 Reason::Stalemate
             },
         })
-    }
-
-    /// The legal moves that would complete a repetition the mover loses (what a UCCI arbiter sends
-    /// as `banmoves`).
-    pub fn losing_repetition_moves(&self) -> Vec<Move> {
-        let us = self.history.position().side_to_move();
-        let mut h = self.history.clone();
-        legal_moves(self.history.position())
-            .into_iter()
-            .filter(|&m| {
-                if h.push(m).is_err() {
-                    return false;
-                }
-                let ruling = judge_at(&h, h.plies(), &self.config);
-                h.pop();
-                ruling.verdict == Verdict::Win(us.flip())
-            })
-            .collect()
     }
 }
 
@@ -331,70 +313,6 @@ pub fn parse_result(text: &str) -> Option<Verdict> {
     }
 }
 
-/// The ruling for a repetition that the record's last move completes before the reply that would
-/// settle it: the mover's last move has its threats treated as answered. `None` unless the final
-/// position occurs for the `occurrences`-th time.
-pub fn end_of_record_ruling(history: &History, config: &RuleConfig) -> Option<Ruling> {
-    let n = history.plies();
-    if n == 0 {
-        return None;
-    }
-    let to_move = crate::judge::side_cycle(history, n, config.occurrences)?;
-    // The mover of ply n made the moves n, n-2, ..., first + 2 inside the same cycle.
-    let mut combined = Status::empty();
-    let mut chased = u16::MAX;
-    let mut provisional = false;
-    for ply in (to_move.first_ply + 2..=n).step_by(2) {
-        let (status, set) = history.status(ply);
-        provisional |= !history.is_settled(ply);
-        combined |= status;
-        if status == Status::CHASE {
-            chased &= set;
-        }
-    }
-    let violation = Violation::classify(combined, chased);
-    let other = SideCycle {
-        color: to_move.color.flip(),
-        violation,
-        first_ply: to_move.first_ply + 1,
-        last_ply: n,
-        chased: if violation == Violation::PerpetualChase {
-            chased
-        } else {
-            0
-        },
-        provisional,
-    };
-    let verdict = match to_move.violation.cmp(&other.violation) {
-        std::cmp::Ordering::Equal => Verdict::Draw,
-        std::cmp::Ordering::Greater => Verdict::Win(other.color),
-        std::cmp::Ordering::Less => Verdict::Win(to_move.color),
-    };
-    Some(Ruling {
-        verdict,
-        ply: n,
-        cycles: Some([to_move, other]),
-    })
-}
-
-/// The plies at which the position at `ply` occurred, back to the last capture or forward pawn
-/// move.
-fn occurrences(history: &History, ply: usize) -> Vec<usize> {
-    let records = history.records();
-    let key = records[ply].key;
-    let mut out = Vec::new();
-    for j in (0..=ply).rev() {
-        if records[j].key == key {
-            out.push(j);
-        }
-        if records[j].is_cancel() {
-            break;
-        }
-    }
-    out.reverse();
-    out
-}
-
 impl GameReport {
     /// A report for a game (or a whole file, `game` 0) that could not be read.
     pub fn failed(file: &str, game: usize, line: u32, error: RecordError) -> GameReport {
@@ -502,7 +420,7 @@ pub fn judge_record(file: &str, record: &GameRecord, config: RuleConfig) -> Game
     let complete = record.stop.is_none() && report.error.is_none();
     if decision.is_none()
         && complete
-        && let Some(ruling) = end_of_record_ruling(history, &config)
+        && let Some(ruling) = judge_end_of_record(history, config.occurrences)
     {
         report.provisional = true;
         decision = Some(Decision {
@@ -650,6 +568,7 @@ pub fn judge_raw(file: &str, encoding: Encoding, raw: &RawGame, config: RuleConf
 mod tests {
     use super::*;
     use crate::movegen::count_legal;
+    use crate::movegen::legal_moves;
 
     #[test]
     fn has_legal_move_agrees_with_the_generator() {

@@ -2,7 +2,7 @@
 //! cores, and prints text or JSON lines (and optionally an HTML report), a progress line on a
 //! terminal and a summary. Exit status: 0 all fine, 1 some game or file had an error, 2 bad usage.
 
-use crate::judge::{ProtectionPolicy, RuleConfig, Verdict};
+use crate::judge::{RuleConfig, Verdict};
 use crate::record::{self, ErrorKind, FileGames, RecordError};
 use crate::referee::{Agreement, GameReport, judge_raw};
 use crate::referee_html;
@@ -225,10 +225,7 @@ fn judge_inputs(
 
 /// Runs `xq referee`.
 pub fn run_cli(args: RefereeArgs) -> ExitCode {
-    let config = RuleConfig {
-        occurrences: args.repetitions,
-        protection: ProtectionPolicy::default(),
-    };
+    let config = RuleConfig::with_occurrences(args.repetitions);
     let threads = args
         .threads
         .or_else(|| std::thread::available_parallelism().ok())

@@ -11,7 +11,7 @@ use common::Rng;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use xq::fen;
 use xq::judge::{
-    History, ProtectionPolicy, RuleConfig, Ruling, Status, Verdict, Violation, judge_at,
+    History, ProtectionPolicy, RuleSet, Rules, Ruling, Status, Verdict, Violation, judge_at,
     judge_before_reply, judge_prune, repeats, side_cycle,
 };
 use xq::movegen::legal_moves;
@@ -27,18 +27,23 @@ fn seeded(seed: u64) -> Rng {
     Rng::new((z ^ (z >> 31)) | 1)
 }
 
-const POLICIES: [ProtectionPolicy; 2] = [
-    ProtectionPolicy::BeforeCapture,
-    ProtectionPolicy::AfterCapture,
+/// Every protection policy under the WXF rules, and the check-only rule set.
+const RULES: [Rules; 4] = [
+    Rules::WXF,
+    Rules {
+        set: RuleSet::Wxf,
+        protection: ProtectionPolicy::BeforeCapture,
+    },
+    Rules {
+        set: RuleSet::Wxf,
+        protection: ProtectionPolicy::AfterCapture,
+    },
+    Rules {
+        set: RuleSet::ChecksOnly,
+        protection: ProtectionPolicy::SurvivingScreen,
+    },
 ];
 const OCCURRENCES: [u32; 2] = [2, 3];
-
-fn config(occurrences: u32, protection: ProtectionPolicy) -> RuleConfig {
-    RuleConfig {
-        occurrences,
-        protection,
-    }
-}
 
 /// What a record says, comparable: key, move, whether it cancels, its status and chased set (read
 /// provisionally for the last move), and whether that status is settled.
@@ -62,12 +67,18 @@ fn check_ply(h: &History, ply: usize) {
             rep_here,
             "ply {ply}: side_cycle vs repeats"
         );
-        for protection in POLICIES {
-            let cfg = config(occurrences, protection);
-            let ruling = judge_at(h, ply, &cfg);
+        {
+            let ruling = judge_at(h, ply, occurrences);
             let text = ruling.explain(h);
             assert!(!text.is_empty());
             let _ = ruling.is_provisional();
+            let at = xq::judge::occurrences(h, ply);
+            assert_eq!(at.last(), Some(&ply));
+            assert_eq!(
+                rep_here,
+                at.len() >= occurrences as usize,
+                "ply {ply}: occurrences"
+            );
             if !rep_here || !rep_before {
                 assert_eq!(
                     ruling.verdict,
@@ -91,12 +102,12 @@ fn check_ply(h: &History, ply: usize) {
                     assert_eq!((c.last_ply - c.first_ply) % 2, 0);
                 }
             }
-            let full = judge_prune(h, ply, &cfg, false);
+            let full = judge_prune(h, ply, occurrences, false);
             assert_eq!(
                 full, ruling.verdict,
                 "ply {ply}, N={occurrences}: judge_prune(false) vs judge_at"
             );
-            let pruned = judge_prune(h, ply, &cfg, true);
+            let pruned = judge_prune(h, ply, occurrences, true);
             if pruned != full {
                 // Only the side to move, whose own cycle is idle, may shortcut a win to a draw.
                 assert_eq!(
@@ -113,13 +124,10 @@ fn check_ply(h: &History, ply: usize) {
         }
     }
     if ply == h.plies() {
-        for protection in POLICIES {
-            let before = judge_before_reply(h, &config(2, protection));
-            assert_eq!(
-                before,
-                judge_at(h, ply.saturating_sub(1), &config(2, protection))
-            );
-        }
+        assert_eq!(
+            judge_before_reply(h, 2),
+            judge_at(h, ply.saturating_sub(1), 2)
+        );
     }
 }
 
@@ -128,14 +136,14 @@ fn verdicts(h: &History) -> Vec<Ruling> {
     let mut out = Vec::new();
     for occurrences in OCCURRENCES {
         for ply in 0..=h.plies() {
-            out.push(judge_at(h, ply, &config(occurrences, h.policy())));
+            out.push(judge_at(h, ply, occurrences));
         }
     }
     out
 }
 
-fn build(start: &Position, moves: &[Move], policy: ProtectionPolicy) -> History {
-    let mut h = History::new(start.clone(), policy);
+fn build(start: &Position, moves: &[Move], rules: Rules) -> History {
+    let mut h = History::new(start.clone(), rules);
     for (i, &m) in moves.iter().enumerate() {
         h.push(m)
             .unwrap_or_else(|e| panic!("rebuilding ply {}: {e}", i + 1));
@@ -171,9 +179,9 @@ fn playout(
     played: &mut Vec<Move>,
 ) -> Tally {
     let mut rng = seeded(seed);
-    let mut hs: Vec<History> = POLICIES
+    let mut hs: Vec<History> = RULES
         .iter()
-        .map(|&p| History::new(start.clone(), p))
+        .map(|&r| History::new(start.clone(), r))
         .collect();
     for h in &hs {
         check_ply(h, 0);
@@ -214,7 +222,7 @@ fn playout(
                     let records = views(h);
                     let ply = h.plies();
                     let earlier: Vec<Ruling> = (ply.saturating_sub(8)..=ply)
-                        .flat_map(|p| OCCURRENCES.map(|n| judge_at(h, p, &config(n, h.policy()))))
+                        .flat_map(|p| OCCURRENCES.map(|n| judge_at(h, p, n)))
                         .collect();
                     h.push(probe)
                         .unwrap_or_else(|e| panic!("pushing a legal probe: {e}"));
@@ -226,7 +234,7 @@ fn playout(
                         "records changed by push/pop of {probe} at ply {ply}"
                     );
                     let again: Vec<Ruling> = (ply.saturating_sub(8)..=ply)
-                        .flat_map(|p| OCCURRENCES.map(|n| judge_at(h, p, &config(n, h.policy()))))
+                        .flat_map(|p| OCCURRENCES.map(|n| judge_at(h, p, n)))
                         .collect();
                     assert_eq!(
                         again, earlier,
@@ -239,7 +247,7 @@ fn playout(
         // A history rebuilt from the moves agrees with the one that went through probes.
         if rng.chance(5, 100) {
             for h in &hs {
-                let rebuilt = build(start, played, h.policy());
+                let rebuilt = build(start, played, h.rules());
                 assert_eq!(
                     views(&rebuilt),
                     views(h),
@@ -252,14 +260,14 @@ fn playout(
 
     // Popping the whole line back gives, at each length, what a rebuilt history gives.
     for h in &mut hs {
-        let policy = h.policy();
+        let rules = h.rules();
         let full = verdicts(h);
-        let mut rebuilt = build(start, played, policy);
+        let mut rebuilt = build(start, played, rules);
         assert_eq!(verdicts(&rebuilt), full);
         let cut = played.len() - played.len().min(1 + rng.below(6));
         while rebuilt.plies() > cut {
             h.pop();
-            rebuilt = build(start, &played[..h.plies()], policy);
+            rebuilt = build(start, &played[..h.plies()], rules);
             assert_eq!(views(h), views(&rebuilt), "pop back to ply {}", h.plies());
         }
     }
@@ -273,10 +281,10 @@ fn check_symmetry(start: &Position, moves: &[Move]) -> Tally {
     let mut tally = Tally::default();
     let mirrored: Vec<Move> = moves.iter().map(|m| m.mirror()).collect();
     let swapped: Vec<Move> = moves.iter().map(|m| m.flip()).collect();
-    for policy in POLICIES {
-        let h = build(start, moves, policy);
-        let hm = build(&start.mirror(), &mirrored, policy);
-        let hs = build(&start.color_swap(), &swapped, policy);
+    for rules in RULES {
+        let h = build(start, moves, rules);
+        let hm = build(&start.mirror(), &mirrored, rules);
+        let hs = build(&start.color_swap(), &swapped, rules);
         for (a, (b, c)) in verdicts(&h)
             .iter()
             .zip(verdicts(&hm).iter().zip(verdicts(&hs).iter()))

@@ -9,7 +9,7 @@ mod common;
 
 use common::Rng;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use xq::judge::{ProtectionPolicy, RuleConfig};
+use xq::judge::RuleConfig;
 use xq::movegen::legal_moves;
 use xq::moves::RankStyle;
 use xq::position::Position;
@@ -105,10 +105,7 @@ fn check(name: &str, bytes: &[u8], config: RuleConfig) -> Result<(), String> {
     Ok(())
 }
 
-const CONFIG: RuleConfig = RuleConfig {
-    occurrences: 3,
-    protection: ProtectionPolicy::BeforeCapture,
-};
+const CONFIG: RuleConfig = RuleConfig::with_occurrences(3);
 
 #[test]
 fn text_readers_survive_mutations() {

@@ -2,7 +2,7 @@
 //! and on the WXF case suite written as a PGN file: every sample parses and replays, the same games
 //! in three notations and two encodings give the same moves, and the rulings are the expected ones.
 
-use xq::judge::{ProtectionPolicy, RuleConfig, Verdict};
+use xq::judge::{RuleConfig, Verdict};
 use xq::moves::Move;
 use xq::record::{self, GameRecord};
 use xq::referee::{GameReport, judge_bytes};
@@ -23,10 +23,7 @@ fn records(path: &str) -> Vec<GameRecord> {
 }
 
 fn judge(path: &str, occurrences: u32) -> Vec<GameReport> {
-    let config = RuleConfig {
-        occurrences,
-        protection: ProtectionPolicy::default(),
-    };
+    let config = RuleConfig::with_occurrences(occurrences);
     judge_bytes(path, &bytes(path), config)
 }
 
@@ -269,10 +266,7 @@ fn a_repetition_claim_is_checked() {
 fn moves_after_a_mate_are_a_remark() {
     let text =
         "[Event \"x\"]\n[Result \"1-0\"]\n[FEN \"3k5/3R5/4R4/9/9/9/9/9/9/3K5 b\"]\n1... d9e9 *\n";
-    let config = RuleConfig {
-        occurrences: 3,
-        protection: ProtectionPolicy::default(),
-    };
+    let config = RuleConfig::with_occurrences(3);
     let r = &judge_bytes("mate.pgn", text.as_bytes(), config)[0];
     assert!(r.error.is_none(), "{:?}", r.error);
     assert_eq!(r.reason(), "checkmate");
@@ -287,10 +281,7 @@ fn moves_after_a_mate_are_a_remark() {
 fn bad_moves_name_file_line_game_and_ply() {
     let text =
         "[Event \"a\"]\n1. h2e2 h9g7\n2. h0g2 i9i5\n\n[Event \"b\"]\n1. h2e2 h9g7\n2. h0h9 *\n";
-    let config = RuleConfig {
-        occurrences: 3,
-        protection: ProtectionPolicy::default(),
-    };
+    let config = RuleConfig::with_occurrences(3);
     let reports = judge_bytes("bad.pgn", text.as_bytes(), config);
     assert_eq!(reports.len(), 2);
     let e = reports[0].error.as_ref().unwrap().to_string();
@@ -322,10 +313,7 @@ fn wxf_cases_through_the_referee() {
         expected.push((cols[0].to_string(), cols[4].to_string()));
     }
     assert_eq!(expected.len(), 173);
-    let config = RuleConfig {
-        occurrences: 2,
-        protection: ProtectionPolicy::default(),
-    };
+    let config = RuleConfig::with_occurrences(2);
     let reports = judge_bytes("cases.pgn", pgn.as_bytes(), config);
     assert_eq!(reports.len(), 173);
     let mut wrong = Vec::new();
@@ -351,10 +339,7 @@ fn wxf_cases_through_the_referee() {
 fn pychess_style_ranks_one_to_ten() {
     // The same opening in SAN with ranks 1-10 (no rank 10 written, so both readings are tried),
     // in coordinates with ranks 1-10, and in xqbase's ICCS.
-    let config = RuleConfig {
-        occurrences: 3,
-        protection: ProtectionPolicy::default(),
-    };
+    let config = RuleConfig::with_occurrences(3);
     let san = "[Variant \"Xiangqi\"]\n1. Che3 Hg8 2. Hg3 Ri9 *\n";
     let coordinates = "[Variant \"Xiangqi\"]\n1. h3e3 h10g8 2. h1g3 i10i9 *\n";
     let iccs = "[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n1. H2-E2 H9-G7\n2. H0-G2 I9-I8\n*\n";

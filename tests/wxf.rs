@@ -1,10 +1,11 @@
-//! The WXF repetition case suite: every case of `wxf_cases/cases.tsv` as its own test, in its
-//! given form and left-right mirrored, colour-swapped, and both.
+//! The WXF repetition case suite: every case of `wxf_cases/cases.tsv` and every principle test of
+//! `wxf_cases/principles.tsv` as its own test, in its given form and left-right mirrored,
+//! colour-swapped, and both, and once more through the referee's move-by-move path.
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::collections::HashMap;
 use xq::fen;
-use xq::judge::{History, ProtectionPolicy, RuleConfig, judge_before_reply};
+use xq::judge::{History, ProtectionPolicy, RuleConfig, Rules, judge_before_reply};
 use xq::moves::Move;
 use xq::position::Position;
 use xq::referee::Adjudicator;
@@ -17,15 +18,17 @@ struct Case {
     result: String,
 }
 
-fn load_cases() -> Vec<Case> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/wxf_cases/cases.tsv");
-    let text = std::fs::read_to_string(path).expect("wxf_cases/cases.tsv is readable");
+/// Reads `wxf_cases/NAME`: `case`, a second column (the diagram, or the principle tested), `fen`,
+/// `moves`, `result`, then `columns - 5` more columns (a principle's reasoning).
+fn load_cases(name: &str, columns: usize) -> Vec<Case> {
+    let path = format!("{}/wxf_cases/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     text.lines()
         .skip(1)
         .filter(|l| !l.trim().is_empty())
         .map(|line| {
             let cols: Vec<&str> = line.split('\t').collect();
-            assert_eq!(cols.len(), 5, "five columns in {line:?}");
+            assert_eq!(cols.len(), columns, "{columns} columns in {name}: {line:?}");
             Case {
                 id: cols[0].to_string(),
                 diagram: cols[1].to_string(),
@@ -99,7 +102,7 @@ fn run_case(case: &Case, form: Form, rule: &str) -> Result<(), Failed> {
     let (start, _warnings) =
         fen::parse_lenient(&case.fen).map_err(|e| format!("case {}: bad FEN: {e}", case.id))?;
     let start = form.position(&start);
-    let mut history = History::new(start, policy());
+    let mut history = History::new(start, rules());
     for (i, text) in case.moves.iter().enumerate() {
         let m: Move = text
             .parse()
@@ -108,11 +111,7 @@ fn run_case(case: &Case, form: Form, rule: &str) -> Result<(), Failed> {
             .push(form.mv(m))
             .map_err(|e| format!("case {}: {e}", case.id))?;
     }
-    let config = RuleConfig {
-        occurrences: 2,
-        protection: policy(),
-    };
-    let ruling = judge_before_reply(&history, &config);
+    let ruling = judge_before_reply(&history, 2);
     let expected = form.expected(&case.result);
     let got = ruling.verdict.to_string();
     if got == expected {
@@ -153,7 +152,7 @@ fn run_referee(case: &Case) -> Result<(), Failed> {
         fen::parse_lenient(&case.fen).map_err(|e| format!("case {}: bad FEN: {e}", case.id))?;
     let config = RuleConfig {
         occurrences: 2,
-        protection: policy(),
+        rules: rules(),
     };
     let mut game = Adjudicator::new(start, config);
     for text in &case.moves {
@@ -179,9 +178,21 @@ fn run_referee(case: &Case) -> Result<(), Failed> {
 fn main() {
     let args = Arguments::from_args();
     let rules = load_rules();
-    let cases = load_cases();
+    let cases = load_cases("cases.tsv", 5);
     assert_eq!(cases.len(), 173, "the suite has 173 cases");
+    let principles = load_cases("principles.tsv", 6);
     let mut trials = Vec::new();
+    for case in principles {
+        let case = std::sync::Arc::new(case);
+        let rule = case.diagram.clone();
+        for form in [Form::AsGiven, Form::Mirror, Form::ColorSwap, Form::Both] {
+            let name = format!("principle_{}_{}{}", case.diagram, case.id, form.suffix());
+            let (case, rule) = (case.clone(), rule.clone());
+            trials.push(Trial::test(name, move || run_case(&case, form, &rule)));
+        }
+        let name = format!("principle_{}_{}_referee", case.diagram, case.id);
+        trials.push(Trial::test(name, move || run_referee(&case)));
+    }
     for case in cases {
         let case = std::sync::Arc::new(case);
         let rule = rules
@@ -207,10 +218,17 @@ fn main() {
     libtest_mimic::run(&args, trials).exit();
 }
 
-/// The protection policy under test: the default, or `XQ_PROTECTION=after` to compare readings.
-fn policy() -> ProtectionPolicy {
-    match std::env::var("XQ_PROTECTION").as_deref() {
-        Ok("after") => ProtectionPolicy::AfterCapture,
+/// The rules under test: the default, or another protection policy named by `XQ_PROTECTION`
+/// (`before`, `after`) to compare readings.
+fn rules() -> Rules {
+    let protection = match std::env::var("XQ_PROTECTION") {
+        Ok(name) if !name.is_empty() => name
+            .parse::<ProtectionPolicy>()
+            .unwrap_or_else(|e| panic!("XQ_PROTECTION: {e}")),
         _ => ProtectionPolicy::default(),
+    };
+    Rules {
+        protection,
+        ..Rules::default()
     }
 }

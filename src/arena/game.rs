@@ -4,13 +4,11 @@
 
 use super::client::{Choice, Client, ClientError, GoLimit, Protocol, Score};
 use super::openings::Opening;
-use crate::judge::{History, RuleConfig, Verdict, judge_at};
-use crate::movegen::legal_moves;
+use crate::judge::{RuleConfig, Verdict, losing_moves};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::referee::{Adjudicator, Decision, Reason};
 use crate::square::Color;
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 /// How long an engine may think.
@@ -304,7 +302,7 @@ pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> 
         let side = adjudicator.history().position().side_to_move();
         let client = &mut *clients[side.index()];
         let banned = if client.spec().protocol == Protocol::Ucci {
-            bans(&adjudicator)
+            losing_moves(adjudicator.history(), adjudicator.config().occurrences)
         } else {
             Vec::new()
         };
@@ -417,57 +415,6 @@ pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> 
         record.moves.push(m);
         record.scores.push(reply.score);
         watch.update(side, reply.score, rules);
-    }
-}
-
-/// The moves for UCCI `banmoves`: those after which the mover loses a repetition, either at once
-/// or after some reply. The second kind matters with 3 occurrences: a perpetual checker's last
-/// check can bring about the third occurrence of the position it leads to while its own cycle is
-/// still one move short, and the opponent's idle reply then completes the ruling against it.
-/// Only computed when positions of both sides to move already occurred often enough to be
-/// repeated, and never every legal move (the engine then has to choose, and loses).
-fn bans(adjudicator: &Adjudicator) -> Vec<Move> {
-    let history = adjudicator.history();
-    let config = adjudicator.config();
-    let needed = config.occurrences.max(2) - 1;
-    let mut seen: HashMap<u64, u32> = HashMap::new();
-    let mut repeated = [false; 2];
-    for (ply, record) in history.records().iter().enumerate() {
-        let n = seen.entry(record.key).or_insert(0);
-        *n += 1;
-        repeated[ply % 2] |= *n >= needed;
-    }
-    if !(repeated[0] && repeated[1]) {
-        return Vec::new();
-    }
-    let us = history.position().side_to_move();
-    let loses = |h: &History| judge_at(h, h.plies(), config).verdict == Verdict::Win(us.flip());
-    let mut h = history.clone();
-    let legal = legal_moves(history.position());
-    let mut banned = Vec::new();
-    for &m in &legal {
-        if h.push(m).is_err() {
-            continue;
-        }
-        let ruling = judge_at(&h, h.plies(), config).verdict;
-        let lost = ruling == Verdict::Win(us.flip())
-            || (ruling == Verdict::Undecided
-                && legal_moves(h.position()).iter().any(|&reply| {
-                    h.push(reply).is_ok() && {
-                        let lost = loses(&h);
-                        h.pop();
-                        lost
-                    }
-                }));
-        h.pop();
-        if lost {
-            banned.push(m);
-        }
-    }
-    if banned.len() == legal.len() {
-        Vec::new()
-    } else {
-        banned
     }
 }
 

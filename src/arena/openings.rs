@@ -3,7 +3,7 @@
 //! line is replayed, so an illegal or already decided opening is reported with its line number.
 
 use crate::fen::{self, FenError};
-use crate::judge::{History, IllegalMove, ProtectionPolicy};
+use crate::judge::{History, IllegalMove, Rules};
 use crate::movegen::count_legal;
 use crate::moves::{Move, MoveTextError};
 use crate::position::Position;
@@ -118,7 +118,7 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<Opening>, OpeningError> {
         } else {
             (Position::startpos(), line)
         };
-        let mut history = History::new(start.clone(), ProtectionPolicy::default());
+        let mut history = History::new(start.clone(), Rules::default());
         let mut moves = Vec::new();
         // Move numbers ("1.") may separate the moves.
         for token in move_text.split_whitespace().filter(|t| !t.ends_with('.')) {

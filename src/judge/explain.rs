@@ -5,7 +5,7 @@ use super::history::History;
 use super::{Verdict, Violation};
 use crate::piece::{Piece, PieceKind};
 use crate::square::{Color, Square};
-use std::fmt::{self, Write as _};
+use std::fmt::Write as _;
 
 /// One side's part of a repetition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,16 +104,5 @@ impl Ruling {
             }
         }
         out
-    }
-}
-
-impl fmt::Display for Verdict {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Verdict::Undecided => f.write_str("undecided"),
-            Verdict::Draw => f.write_str("draw"),
-            Verdict::Win(Color::Red) => f.write_str("red_wins"),
-            Verdict::Win(Color::Black) => f.write_str("black_wins"),
-        }
     }
 }

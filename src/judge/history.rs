@@ -1,8 +1,8 @@
 //! `History`: the positions of a game or search line, one `Record` per ply with its WXF status
 //! (idle, chase, check, cancel) and the pieces it chased, under stable piece ids.
 
+use super::Rules;
 use super::chase::{chase_threats, is_chase_capture};
-use super::protection::ProtectionPolicy;
 use crate::moves::Move;
 use crate::piece::PieceKind;
 use crate::position::Position;
@@ -169,12 +169,12 @@ pub struct History {
     positions: Vec<Position>,
     ids: Vec<IdBoard>,
     records: Vec<Record>,
-    policy: ProtectionPolicy,
+    rules: Rules,
 }
 
 impl History {
-    /// A history starting at `start`, judging protection with `policy`.
-    pub fn new(start: Position, policy: ProtectionPolicy) -> History {
+    /// A history starting at `start`, its moves' statuses worked out under `rules`.
+    pub fn new(start: Position, rules: Rules) -> History {
         let record = Record {
             key: start.key(),
             mv: None,
@@ -185,13 +185,24 @@ impl History {
             ids: vec![IdBoard::new(&start)],
             positions: vec![start],
             records: vec![record],
-            policy,
+            rules,
         }
     }
 
-    /// The protection policy in use.
-    pub fn policy(&self) -> ProtectionPolicy {
-        self.policy
+    /// The rules the statuses are worked out under.
+    #[inline]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Changes the rules; statuses already worked out are worked out again when next asked.
+    pub fn set_rules(&mut self, rules: Rules) {
+        if rules != self.rules {
+            self.rules = rules;
+            for record in &mut self.records {
+                record.chase.take();
+            }
+        }
     }
 
     /// The current position.
@@ -327,25 +338,38 @@ impl History {
         }
     }
 
-    /// Works out whether the quiet move at `ply` chased: the threats its side has after it, and, if
-    /// the reply is known, which of them the reply answered (the capture is no longer a legal
+    /// Works out whether the quiet move at `ply` chased: the threats its side has after it that
+    /// it did not have before it (a threat that stood before the move is not created by it), and,
+    /// if the reply is known, which of them the reply answered (the capture is no longer a legal
     /// capture of an unprotected piece).
     fn chase_status(&self, ply: usize) -> (Status, u16) {
         let Some(view) = self.positions[ply].pass() else {
             return (Status::IDLE, 0);
         };
+        let policy = self.rules.protection;
         let ids = &self.ids[ply];
+        // The same side was to move before its move.
+        let before = &self.positions[ply - 1];
+        let before_ids = &self.ids[ply - 1];
         let next = self.positions.get(ply + 1).zip(self.ids.get(ply + 1));
         let mut chased = 0u16;
-        for (a, v) in chase_threats(&view, self.policy) {
+        for (a, v) in chase_threats(&view, policy) {
             let (Some(attacker), Some(victim)) = (ids.id_at(a), ids.id_at(v)) else {
                 continue;
             };
+            let stood_before = match (before_ids.square_of(attacker), before_ids.square_of(victim))
+            {
+                (Some(a), Some(v)) => is_chase_capture(before, a, v, policy),
+                _ => false,
+            };
+            if stood_before {
+                continue;
+            }
             let answered = match next {
                 None => true,
                 Some((pos, next_ids)) => {
                     match (next_ids.square_of(attacker), next_ids.square_of(victim)) {
-                        (Some(a), Some(v)) => !is_chase_capture(pos, a, v, self.policy),
+                        (Some(a), Some(v)) => !is_chase_capture(pos, a, v, policy),
                         _ => true,
                     }
                 }

@@ -1,12 +1,12 @@
 //! PVS negamax and quiescence search, with the WXF judge ruling repetitions inside the tree.
 
+use super::Searcher;
 use super::ordering::{MAX_PLY, MovePicker, see};
 use super::score::{self, DRAW, INFINITE, MATE_BOUND, REPETITION_LOSS, Score};
 use super::tt::Bound;
-use super::{RepetitionRule, Searcher};
 use crate::attacks::{horse_attackers_to, pawn_attackers_to, rook_attacks};
 use crate::bitboard::Bitboard;
-use crate::judge::{RuleConfig, Verdict, judge_checks_only, judge_prune, repeats};
+use crate::judge::{Verdict, judge_in_search};
 use crate::movegen::{GenType, generate};
 use crate::moves::{Move, MoveList};
 use crate::piece::PieceKind;
@@ -112,41 +112,9 @@ impl Searcher<'_> {
     }
 
     /// Rules a repetition at the current node, from the side to move's point of view.
-    fn repetition_value(&mut self, ply: usize, beta: i32) -> Option<i32> {
-        let k = self.history.plies();
-        let records = self.history.records();
-        // Cheap test first: an earlier occurrence of this position with this side to move.
-        let key = records[k].key;
-        let mut j = k;
-        let mut earlier = None;
-        while j >= 2 {
-            if records[j].is_cancel() || records[j - 1].is_cancel() {
-                break;
-            }
-            j -= 2;
-            if records[j].key == key {
-                earlier = Some(j);
-                break;
-            }
-        }
-        let j = earlier?;
-        // A repetition inside the tree counts at once; one reaching back into the game needs a
-        // second earlier occurrence. Once it counts, each side's latest cycle is judged.
-        if j <= self.root_ply && !repeats(&self.history, k, 3) {
-            return None;
-        }
-        let verdict = match self.config.rule {
-            RepetitionRule::Wxf => {
-                let config = RuleConfig {
-                    occurrences: 2,
-                    protection: self.config.protection,
-                };
-                judge_prune(&self.history, k, &config, DRAW >= beta)
-            }
-            RepetitionRule::ChecksOnly => judge_checks_only(&self.history, k, 2),
-        };
+    fn repetition_value(&self, ply: usize, beta: i32) -> Option<i32> {
         let us = self.history.position().side_to_move();
-        match verdict {
+        match judge_in_search(&self.history, self.root_ply, DRAW >= beta) {
             Verdict::Undecided => None,
             Verdict::Draw => Some(DRAW),
             Verdict::Win(c) if c == us => Some(REPETITION_LOSS - ply as i32),

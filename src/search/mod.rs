@@ -8,7 +8,7 @@ pub mod time;
 pub mod tt;
 
 use crate::eval::{EvalChoice, Evaluator};
-use crate::judge::{History, ProtectionPolicy};
+use crate::judge::History;
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 use ordering::{Heuristics, MAX_PLY};
@@ -18,29 +18,15 @@ use std::time::{Duration, Instant};
 use time::{Deadlines, Limits};
 use tt::TranspositionTable;
 
-/// Which repetition rules the search applies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum RepetitionRule {
-    /// The full WXF rules: perpetual check and perpetual chase lose.
-    #[default]
-    Wxf,
-    /// Only perpetual check loses; every other repetition is a draw (for comparison).
-    ChecksOnly,
-}
-
 /// Settings of one search.
 #[derive(Clone, Debug)]
 pub struct SearchConfig {
-    /// Repetition rules.
-    pub rule: RepetitionRule,
     /// How many best lines to report.
     pub multipv: usize,
     /// Time kept back for communication.
     pub move_overhead: Duration,
     /// Number of threads.
     pub threads: usize,
-    /// Protection policy of the judge.
-    pub protection: ProtectionPolicy,
     /// The evaluation.
     pub eval: EvalChoice,
 }
@@ -48,11 +34,9 @@ pub struct SearchConfig {
 impl Default for SearchConfig {
     fn default() -> SearchConfig {
         SearchConfig {
-            rule: RepetitionRule::Wxf,
             multipv: 1,
             move_overhead: Duration::from_millis(30),
             threads: 1,
-            protection: ProtectionPolicy::default(),
             eval: EvalChoice::default(),
         }
     }

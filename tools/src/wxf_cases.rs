@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use xq::fen;
-use xq::judge::{History, ProtectionPolicy, RuleConfig, judge_before_reply};
+use xq::judge::{History, RuleConfig, judge_before_reply};
 use xq::moves::Move;
 use xq::position::Position;
 use xq::referee::Adjudicator;
@@ -221,11 +221,8 @@ fn case_text(out: &mut String, case: &Case, diagram_fen: Option<&str>) -> Result
         };
         position_block(out, label, &case.fen)?
     };
-    let config = RuleConfig {
-        occurrences: 2,
-        protection: ProtectionPolicy::BeforeCapture,
-    };
-    let mut history = History::new(start.clone(), config.protection);
+    let config = RuleConfig::with_occurrences(2);
+    let mut history = History::new(start.clone(), config.rules);
     let mut referee = Adjudicator::new(start.clone(), config);
     for (i, text) in case.moves.iter().enumerate() {
         let m: Move = text
@@ -250,7 +247,7 @@ fn case_text(out: &mut String, case: &Case, diagram_fen: Option<&str>) -> Result
         );
     }
     let _ = writeln!(out, "Expected result: {}", case.result);
-    let ruling = judge_before_reply(&history, &config);
+    let ruling = judge_before_reply(&history, config.occurrences);
     let got = ruling.verdict.to_string();
     let agreement = if got == case.result {
         "agrees"
