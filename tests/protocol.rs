@@ -338,6 +338,10 @@ fn ucci_golden_transcript() {
         < bestmove <move> <ponder>
         > probe startpos
         < pophash <any>
+        > go time 2000 frobnicate 3
+        < info message <any>
+        <* info depth <int> score <int> time <int> nodes <int> pv <moves>
+        < bestmove <move> <ponder>
         > position fen 3k5/9/9/9/9/9/9/9/r8/r3K4 w - - 0 1
         > go depth 3
         < nobestmove
@@ -392,8 +396,18 @@ fn uci_golden_transcript() {
         > go depth 3
         < info depth 0 score mate 0
         < bestmove (none)
-        > go mate 3
-        < info string go mate is not supported; use go depth
+        > position startpos
+        > go mate 1
+        <* info depth 1 seldepth <int> multipv 1 score <any>
+        < bestmove <move> <ponder>
+        > go movestogo 0 wtime 1000 btime 1000
+        < info string <any>
+        <* info depth <int> seldepth <int> multipv 1 score <any>
+        < bestmove <move> <ponder>
+        > go frobnicate
+        < info string <any>
+        <* info depth <int> seldepth <int> multipv 1 score <any>
+        < bestmove <move> <ponder>
         > setoption name Frobnicate value 1
         < info string unknown option \"Frobnicate\"
         > frobnicate

@@ -134,6 +134,23 @@ struct Go {
     static_eval: bool,
 }
 
+impl Go {
+    /// Nodes searched for the move that answers a `go` line that could not be read.
+    const FALLBACK_NODES: u64 = 20_000;
+
+    /// The search that answers a `go` line that could not be read: short and bounded, so that the
+    /// client still gets its move, whatever the clock.
+    fn fallback() -> Go {
+        Go {
+            limits: Limits {
+                nodes: Some(Go::FALLBACK_NODES),
+                ..Limits::default()
+            },
+            ..Go::default()
+        }
+    }
+}
+
 /// One parsed input line.
 #[derive(Clone, Debug)]
 enum Command {
@@ -572,6 +589,10 @@ impl<W: Write> Session<W> {
             Ok(c) => c,
             Err(e) => {
                 self.error(&e)?;
+                if first == "go" && self.active.is_none() {
+                    // A client waits for a move after every `go`: answer after a short search.
+                    return self.execute(Command::Go(Go::fallback()), rx);
+                }
                 return Ok(Flow::Continue);
             }
         };

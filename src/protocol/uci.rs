@@ -253,9 +253,9 @@ fn parse_go(words: &[&str], ctx: &Context) -> Result<Go, CommandError> {
                 go.perft = Some(depth);
             }
             "mate" => {
-                return Err(CommandError::Unsupported(
-                    "go mate is not supported; use go depth".into(),
-                ));
+                // A mate in N moves is found by a search of 2N - 1 plies.
+                let n = parse_count(word, value, C, u32::MAX as u64 / 2)? as u32;
+                go.limits.depth = Some((2 * n).saturating_sub(1).max(1));
             }
             other => {
                 return Err(CommandError::Unexpected {
@@ -444,7 +444,7 @@ mod tests {
                 .ponder
         );
         assert!(go("go perft 9", Color::Red).is_err());
-        assert!(go("go mate 3", Color::Red).is_err());
+        assert_eq!(go("go mate 3", Color::Red).unwrap().limits.depth, Some(5));
         assert!(go("go depth", Color::Red).is_err());
         assert!(go("go searchmoves", Color::Red).is_err());
     }
