@@ -643,3 +643,36 @@ fn fairy_stockfish_against_itself() {
     assert_eq!(check_pgn(&pgn), 4);
     let _ = std::fs::remove_file(&pgn);
 }
+
+#[test]
+fn an_option_the_engine_does_not_take_stops_the_match() {
+    // An option the engine does not announce: the match must not go on without it.
+    let a: EngineSpec = format!("wxf={XQ},proto=ucci").parse().unwrap();
+    let b: EngineSpec = format!("checks={XQ},proto=ucci,opt.Frobnicate=1")
+        .parse()
+        .unwrap();
+    let (config, _) = setup([a, b], 1, Limit::Nodes(100), "");
+    let err = run_match(&config, |_, _| {}).unwrap_err().to_string();
+    assert!(err.contains("Frobnicate"), "{err}");
+    assert!(err.contains("does not announce"), "{err}");
+
+    // Over UCI it is announced, but a bad value is refused in the engine's answer.
+    let a: EngineSpec = format!("wxf={XQ},proto=uci").parse().unwrap();
+    let b: EngineSpec = format!("checks={XQ},proto=uci,opt.RepetitionRule=sometimes")
+        .parse()
+        .unwrap();
+    let (config, _) = setup([a, b], 1, Limit::Nodes(100), "");
+    let err = run_match(&config, |_, _| {}).unwrap_err().to_string();
+    assert!(err.contains("RepetitionRule"), "{err}");
+    assert!(err.contains("answered"), "{err}");
+
+    // A value the engine takes plays on, over either protocol.
+    let a: EngineSpec = format!("wxf={XQ},proto=uci").parse().unwrap();
+    let b: EngineSpec = format!("checks={XQ},proto=ucci,opt.RepetitionRule=check-only")
+        .parse()
+        .unwrap();
+    let (mut config, _) = setup([a, b], 1, Limit::Nodes(100), "");
+    config.rules.max_plies = 20;
+    let (_, summary) = play(&config);
+    assert_eq!(summary.tally.games(), 1);
+}

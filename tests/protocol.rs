@@ -302,6 +302,9 @@ fn ucci_golden_transcript() {
         < option batch type check default false
         < option debug type check default false
         < option newgame type button
+        < option evaluation type combo var nnue var handcrafted default nnue
+        < option evalfile type string default <any>
+        < option repetitionrule type combo var wxf var check-only default wxf
         < ucciok
         > setoption promotion false
         > setoption ponder false

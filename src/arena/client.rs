@@ -245,6 +245,16 @@ pub enum ClientError {
         /// How long we waited.
         after: Duration,
     },
+    /// The engine does not take an option the match asked for (it did not announce it, or
+    /// answered the `setoption` with a refusal): the comparison would not be what was asked.
+    Option {
+        /// Engine name.
+        engine: String,
+        /// The option.
+        name: String,
+        /// Why it did not apply.
+        reason: String,
+    },
     /// A command could not be written to the engine.
     Write {
         /// Engine name.
@@ -285,6 +295,14 @@ impl fmt::Display for ClientError {
             ClientError::Write { engine, error } => {
                 write!(f, "engine {engine}: cannot send a command: {error}")
             }
+            ClientError::Option {
+                engine,
+                name,
+                reason,
+            } => write!(
+                f,
+                "engine {engine}: option {name:?} did not apply: {reason}; the match is stopped"
+            ),
         }
     }
 }
@@ -509,11 +527,40 @@ impl Client {
             }
         }
         for (name, value) in self.spec.options.clone() {
+            if !self.announces(&name) {
+                return Err(ClientError::Option {
+                    engine: self.spec.name.clone(),
+                    name,
+                    reason: format!(
+                        "the engine does not announce it over {}",
+                        self.spec.protocol.name()
+                    ),
+                });
+            }
             let line = match self.spec.protocol {
                 Protocol::Ucci => format!("setoption {name} {value}"),
                 Protocol::Uci | Protocol::Uci1 => format!("setoption name {name} value {value}"),
             };
             self.send(&line)?;
+            // Whatever the engine says before `readyok` is its answer to this line.
+            self.send("isready")?;
+            let mut refusal = None;
+            self.wait_for("readyok", deadline, timeout, |l| {
+                if l.trim() == "readyok" {
+                    return true;
+                }
+                if refusal.is_none() && is_refusal(l) {
+                    refusal = Some(l.trim().to_string());
+                }
+                false
+            })?;
+            if let Some(reply) = refusal {
+                return Err(ClientError::Option {
+                    engine: self.spec.name.clone(),
+                    name,
+                    reason: format!("the engine answered {reply:?}"),
+                });
+            }
         }
         self.sync(deadline, timeout)
     }
@@ -959,4 +1006,23 @@ mod tests {
             Some("usemillisec".into())
         );
     }
+}
+
+/// Whether an engine's line refuses a `setoption`: the words engines use for an unknown option or
+/// a bad value (xq's `info string` / `info message` errors, Stockfish-family "No such option").
+fn is_refusal(line: &str) -> bool {
+    let lower = line.to_ascii_lowercase();
+    let is_info = lower.starts_with("info string") || lower.starts_with("info message");
+    lower.starts_with("no such option")
+        || (is_info
+            && [
+                "unknown option",
+                "ignored",
+                "is not",
+                "invalid",
+                "rejected",
+                "not supported",
+            ]
+            .iter()
+            .any(|w| lower.contains(w)))
 }

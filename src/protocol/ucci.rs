@@ -72,6 +72,9 @@ pub(super) fn handshake() -> Vec<String> {
         "option batch type check default false".to_string(),
         "option debug type check default false".to_string(),
         "option newgame type button".to_string(),
+        "option evaluation type combo var nnue var handcrafted default nnue".to_string(),
+        "option evalfile type string default <embedded>".to_string(),
+        "option repetitionrule type combo var wxf var check-only default wxf".to_string(),
         "ucciok".to_string(),
     ]
 }
@@ -326,6 +329,7 @@ pub(super) fn set_option(
         "newgame" => engine.new_game(),
         "evalfile" => engine.set_option("EvalFile", value.unwrap_or(""))?,
         "evaluation" => engine.set_option("Evaluation", value.unwrap_or(""))?,
+        "repetitionrule" => engine.set_option("RepetitionRule", value.unwrap_or(""))?,
         "promotion" => {
             if parse_check(key, value)? {
                 return Ok(Some(
