@@ -914,6 +914,25 @@ fn read_best_move(line: &str, ranks: RankStyle) -> (Choice, bool) {
     (choice, resign)
 }
 
+/// Whether an engine's line refuses a `setoption`: the words engines use for an unknown option or
+/// a bad value (xq's `info string` / `info message` errors, Stockfish-family "No such option").
+fn is_refusal(line: &str) -> bool {
+    let lower = line.to_ascii_lowercase();
+    let is_info = lower.starts_with("info string") || lower.starts_with("info message");
+    lower.starts_with("no such option")
+        || (is_info
+            && [
+                "unknown option",
+                "ignored",
+                "is not",
+                "invalid",
+                "rejected",
+                "not supported",
+            ]
+            .iter()
+            .any(|w| lower.contains(w)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1006,23 +1025,4 @@ mod tests {
             Some("usemillisec".into())
         );
     }
-}
-
-/// Whether an engine's line refuses a `setoption`: the words engines use for an unknown option or
-/// a bad value (xq's `info string` / `info message` errors, Stockfish-family "No such option").
-fn is_refusal(line: &str) -> bool {
-    let lower = line.to_ascii_lowercase();
-    let is_info = lower.starts_with("info string") || lower.starts_with("info message");
-    lower.starts_with("no such option")
-        || (is_info
-            && [
-                "unknown option",
-                "ignored",
-                "is not",
-                "invalid",
-                "rejected",
-                "not supported",
-            ]
-            .iter()
-            .any(|w| lower.contains(w)))
 }
