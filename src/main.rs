@@ -1,4 +1,5 @@
-//! The `xq` command line: `perft` now; the protocol loop, bench, referee and match come later.
+//! The `xq` command line: with no subcommand the engine (UCCI or UCI on standard input), otherwise
+//! `referee`, `match`, `bench` and `perft`.
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -10,7 +11,12 @@ use xq::perft;
 #[command(
     name = "xq",
     version,
-    about = "Xiangqi engine and WXF repetition referee"
+    about = "Xiangqi engine and WXF repetition referee",
+    long_about = "Xiangqi engine and WXF repetition referee.\n\n\
+        Without a subcommand, xq is an engine for Xiangqi GUIs and match runners: it reads \
+        commands on standard input and answers on standard output. The first line picks the \
+        protocol: `ucci` for UCCI 3.0, `uci` for UCI (Pikafish dialect), or a bare `fen ...` or \
+        `startpos ...` line for the Cyclone form of UCI that UCI2WB sends."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -53,7 +59,17 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        None => xq::protocol::run(std::io::BufReader::new(std::io::stdin()), std::io::stdout()),
+        None => {
+            // A person at a terminal gets a hint; a GUI (a pipe) sees nothing it did not ask for,
+            // and standard error never mixes with the protocol's output.
+            if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+                eprintln!(
+                    "xq {}: an engine waiting for `ucci` or `uci` on standard input (`xq --help` for the rest)",
+                    env!("CARGO_PKG_VERSION")
+                );
+            }
+            xq::protocol::run(std::io::BufReader::new(std::io::stdin()), std::io::stdout())
+        }
         Some(Command::Referee(args)) => xq::referee_cli::run_cli(args),
         Some(Command::Match(args)) => xq::arena::run_cli(*args),
         Some(Command::Bench {

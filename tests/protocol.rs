@@ -1,5 +1,5 @@
 //! Scripted protocol sessions against the `xq` binary: golden UCCI and UCI transcripts (matched by
-//! structure, not by search numbers), the conformance checks of design/protocols.md, determinism
+//! structure, not by search numbers), the protocol conformance checks (what real GUIs send), determinism
 //! of `go nodes` around `ucinewgame`, and a fuzz run of random and mutated lines after which the
 //! engine must still answer `isready`.
 
@@ -697,6 +697,23 @@ fn ucci_seconds_unless_usemillisec() {
 }
 
 #[test]
+fn ucci_batch_mode_finishes_the_search_before_quit() {
+    let mut xq = Xq::start();
+    xq.script("> ucci\n<* <any>\n< ucciok");
+    xq.send("setoption batch true");
+    xq.send("position startpos");
+    xq.send("go depth 9");
+    xq.send("quit");
+    let lines = xq.until(|l| l == "bye");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 9 ")),
+        "the search was cut short: {lines:?}"
+    );
+    let best = lines.iter().position(|l| l.starts_with("bestmove"));
+    assert!(best.is_some_and(|b| b + 1 == lines.len() - 1), "{lines:?}");
+}
+
+#[test]
 fn ucci_batch_mode_holds_lines_until_the_move() {
     let mut xq = Xq::start();
     xq.script("> ucci\n<* <any>\n< ucciok");
@@ -745,6 +762,8 @@ fn uci_ranks_one_to_ten_in_and_out() {
     xq.send("d");
     let board = xq.until(|l| l.starts_with("Checkers"));
     assert!(board.iter().any(|l| l.starts_with("10 ")), "{board:#?}");
+    // An illegal move is named as the client wrote it (h10h3 would be h9h2 in ranks 0-9).
+    xq.script("> position startpos moves h3e3 h10h3\n<~ ply 2: h10h3 is not legal in\n<~ kept the 1 moves");
 }
 
 /// The node counts and moves of a `go nodes` search, without the timing fields.
@@ -1202,4 +1221,16 @@ fn fuzz_ucci_lines() {
 #[test]
 fn fuzz_uci_lines() {
     fuzz("uci", 0x5eed_0002, fuzz_lines());
+}
+
+#[test]
+fn help_says_how_to_start_the_engine() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_xq"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(text.contains("Without a subcommand"), "{text}");
+    assert!(text.contains("first line picks the"), "{text}");
 }

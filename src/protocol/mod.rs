@@ -267,7 +267,13 @@ pub enum CommandError {
     /// The null move `0000`, which a game here cannot contain.
     NullMove,
     /// A move that is not legal where it is played.
-    Illegal(IllegalMove),
+    /// A move that is not legal where it stands, with the move as the client wrote it.
+    Illegal {
+        /// The error.
+        error: IllegalMove,
+        /// The move in the client's rank numbering.
+        text: String,
+    },
     /// Moves a command needs to be legal in the current position are not.
     NotLegalHere {
         /// The command.
@@ -335,7 +341,11 @@ impl fmt::Display for CommandError {
                 Ok(())
             }
             CommandError::NullMove => write!(f, "the null move 0000 cannot be part of a game here"),
-            CommandError::Illegal(e) => write!(f, "illegal move at {e}"),
+            CommandError::Illegal { error, text } => write!(
+                f,
+                "illegal move at ply {}: {text} is not legal in {}",
+                error.ply, error.fen
+            ),
             CommandError::NotLegalHere {
                 command,
                 moves,
@@ -470,7 +480,9 @@ impl<W: Write> Session<W> {
             };
             match event {
                 Event::Line(line) => {
-                    if self.deferring() && first_word(&line) != Some("quit") {
+                    // In batch mode nothing is read until the move, not even `quit`: a batch
+                    // file's last line must not cut its search short.
+                    if self.deferring() {
                         self.pending.push_back(line);
                     } else if self.handle_line(&line, rx)? == Flow::Quit {
                         return Ok(());
@@ -653,7 +665,7 @@ impl<W: Write> Session<W> {
             Command::Flip => {
                 let flipped = self.engine.position().color_swap();
                 if let Err(e) = self.engine.set_position(flipped, &[]) {
-                    self.error(&CommandError::Illegal(e))?;
+                    self.error(&self.illegal(e))?;
                 }
             }
             Command::Debug(on) => {
@@ -697,6 +709,12 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// The error for an illegal move, naming it as the client writes moves.
+    fn illegal(&self, error: IllegalMove) -> CommandError {
+        let text = error.mv.text(self.ranks());
+        CommandError::Illegal { error, text }
+    }
+
     fn set_position(&mut self, setup: Setup) -> io::Result<()> {
         for w in &setup.warnings {
             self.note(&format!("position: {w}"))?;
@@ -705,7 +723,7 @@ impl<W: Write> Session<W> {
             // Keep the legal moves before the bad one.
             let kept = e.ply.saturating_sub(1).min(setup.moves.len());
             let _ = self.engine.set_position(setup.start, &setup.moves[..kept]);
-            self.error(&CommandError::Illegal(e))?;
+            self.error(&self.illegal(e))?;
             self.note(&format!("position: kept the {kept} moves before it"))?;
         }
         Ok(())
@@ -826,7 +844,7 @@ impl<W: Write> Session<W> {
                     fen: fen::format(&pos),
                     ply: i + 1,
                 };
-                return self.error(&CommandError::Illegal(e));
+                return self.error(&self.illegal(e));
             }
             pos.play(m);
         }

@@ -374,7 +374,7 @@ fn sign(c: char) -> Option<Sign> {
     }
 }
 
-/// Reads a WXF token in any of the dialects (see `design/formats.md` §4) as its possible readings.
+/// Reads a WXF token in any of the dialects as its possible readings.
 fn parse_wxf(text: &str) -> Option<Patterns> {
     let mut chars: ArrayVec<char, 8> = ArrayVec::new();
     for c in text.chars() {

@@ -1,4 +1,4 @@
-//! XQF, XQStudio's binary game format (`design/formats.md` §9): a 1 KiB header (piece table, result,
+//! XQF, XQStudio's binary game format: a 1 KiB header (piece table, result,
 //! GBK strings) and a depth-first move tree from offset 0x400, encrypted from version 11 on. The
 //! main line is read; variations are counted and skipped.
 

@@ -1,5 +1,5 @@
 //! Training records: one position in 32 bytes, oriented to the side to move, with its search score
-//! and the game's result (the layout of `design/nnue.md` §5, restated in `nnue/README.md`).
+//! and the game's result (the layout given in `nnue/README.md`).
 
 use xq::piece::{Piece, PieceKind};
 use xq::position::{Position, Validation};

@@ -1,5 +1,5 @@
-//! `train`, `quantise`, `net-check` and `fit-scale`: the NNUE trainer's commands (design/nnue.md
-//! §6) and the epoch loop; the pieces live in `train/`.
+//! `train`, `quantise`, `net-check` and `fit-scale`: the NNUE trainer's commands (documented in
+//! `tools/README.md`) and the epoch loop; the pieces live in `train/`.
 
 mod adamw;
 mod checkpoint;
@@ -54,7 +54,7 @@ const TUNE_HCE_USAGE: &str = "usage: xq-tools tune-hce --data FILE|DIR... --out 
 const FIT_SCALE_USAGE: &str = "usage: xq-tools fit-scale --data FILE|DIR...
   prints the SCALE minimising the sum of (sigmoid(score / SCALE) - result)^2 over the data";
 
-/// Loss bounds of the quantisation check (design/nnue.md §9.4), in centipawns.
+/// Loss bounds of the quantisation check (the gate of `nnue/README.md`), in centipawns.
 pub const QUANT_MEAN_BOUND: f64 = 5.0;
 /// Largest allowed single difference.
 pub const QUANT_MAX_BOUND: f64 = 25.0;
