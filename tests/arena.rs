@@ -644,35 +644,36 @@ fn fairy_stockfish_against_itself() {
     let _ = std::fs::remove_file(&pgn);
 }
 
+/// A one-game match of xq against xq whose second engine is `second`.
+fn against(first: &str, second: &str) -> (MatchConfig, Shared) {
+    let a: EngineSpec = format!("wxf={XQ},{first}").parse().unwrap();
+    let b: EngineSpec = format!("checks={XQ},{second}").parse().unwrap();
+    let (mut config, log) = setup([a, b], 1, Limit::Nodes(100), "");
+    config.rules.max_plies = 20;
+    (config, log)
+}
+
 #[test]
 fn an_option_the_engine_does_not_take_stops_the_match() {
-    // An option the engine does not announce: the match must not go on without it.
-    let a: EngineSpec = format!("wxf={XQ},proto=ucci").parse().unwrap();
-    let b: EngineSpec = format!("checks={XQ},proto=ucci,opt.Frobnicate=1")
-        .parse()
-        .unwrap();
-    let (config, _) = setup([a, b], 1, Limit::Nodes(100), "");
-    let err = run_match(&config, |_, _| {}).unwrap_err().to_string();
-    assert!(err.contains("Frobnicate"), "{err}");
-    assert!(err.contains("does not announce"), "{err}");
-
-    // Over UCI it is announced, but a bad value is refused in the engine's answer.
-    let a: EngineSpec = format!("wxf={XQ},proto=uci").parse().unwrap();
-    let b: EngineSpec = format!("checks={XQ},proto=uci,opt.RepetitionRule=sometimes")
-        .parse()
-        .unwrap();
-    let (config, _) = setup([a, b], 1, Limit::Nodes(100), "");
-    let err = run_match(&config, |_, _| {}).unwrap_err().to_string();
-    assert!(err.contains("RepetitionRule"), "{err}");
-    assert!(err.contains("answered"), "{err}");
-
+    // An option the engine does not announce, and a value it refuses: no match without them.
+    for (second, option, why) in [
+        (
+            "proto=ucci,opt.Frobnicate=1",
+            "Frobnicate",
+            "does not announce",
+        ),
+        (
+            "proto=uci,opt.RepetitionRule=sometimes",
+            "RepetitionRule",
+            "answered",
+        ),
+    ] {
+        let (config, _) = against("proto=ucci", second);
+        let err = run_match(&config, |_, _| {}).unwrap_err().to_string();
+        assert!(err.contains(option) && err.contains(why), "{err}");
+    }
     // A value the engine takes plays on, over either protocol.
-    let a: EngineSpec = format!("wxf={XQ},proto=uci").parse().unwrap();
-    let b: EngineSpec = format!("checks={XQ},proto=ucci,opt.RepetitionRule=check-only")
-        .parse()
-        .unwrap();
-    let (mut config, _) = setup([a, b], 1, Limit::Nodes(100), "");
-    config.rules.max_plies = 20;
+    let (config, _) = against("proto=uci", "proto=ucci,opt.RepetitionRule=check-only");
     let (_, summary) = play(&config);
     assert_eq!(summary.tally.games(), 1);
 }
