@@ -193,7 +193,57 @@ pub fn count_legal(pos: &Position) -> u64 {
     counter.0
 }
 
+/// Whether the side to move has a legal move: stops at the first one found, which is what the
+/// referee asks after every move, (the same test as `Position::is_legal`, piece by piece).
+pub fn has_legal_move(pos: &Position) -> bool {
+    let us = pos.side_to_move();
+    [
+        PieceKind::Rook,
+        PieceKind::Horse,
+        PieceKind::Cannon,
+        PieceKind::Pawn,
+        PieceKind::Advisor,
+        PieceKind::Elephant,
+        PieceKind::King,
+    ]
+    .into_iter()
+    .flat_map(|kind| pos.pieces(us, kind))
+    .any(|from| {
+        pos.pseudo_targets(from)
+            .into_iter()
+            .any(|to| pos.is_legal(Move::new(from, to)))
+    })
+}
+
 /// Whether the side to move has no legal move (checkmated or stalemated; both lose in Xiangqi).
 pub fn no_legal_moves(pos: &Position) -> bool {
-    count_legal(pos) == 0
+    !has_legal_move(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn has_legal_move_agrees_with_the_generator() {
+        // A seeded random walk through many positions, including mates and stalemates.
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..200 {
+            let mut pos = Position::startpos();
+            for _ in 0..300 {
+                assert_eq!(has_legal_move(&pos), count_legal(&pos) > 0, "{pos}");
+                let moves = legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play(moves[(next() % moves.len() as u64) as usize]);
+            }
+        }
+    }
 }

@@ -10,8 +10,9 @@ use crate::judge::{
     History, IllegalMove, RuleConfig, Ruling, Verdict, Violation, judge_at, judge_end_of_record,
     occurrences,
 };
+use crate::movegen::no_legal_moves;
 use crate::moves::Move;
-use crate::piece::{Piece, PieceKind};
+use crate::piece::Piece;
 use crate::position::Position;
 use crate::record::encoding::Encoding;
 use crate::record::notation::Notation;
@@ -83,28 +84,6 @@ impl fmt::Display for Decision {
     }
 }
 
-/// Whether the side to move has a legal move: stops at the first one found, which is what the
-/// referee asks after every move (the same test as `Position::is_legal`, piece by piece).
-pub fn has_legal_move(pos: &Position) -> bool {
-    let us = pos.side_to_move();
-    [
-        PieceKind::Rook,
-        PieceKind::Horse,
-        PieceKind::Cannon,
-        PieceKind::Pawn,
-        PieceKind::Advisor,
-        PieceKind::Elephant,
-        PieceKind::King,
-    ]
-    .into_iter()
-    .flat_map(|kind| pos.pieces(us, kind))
-    .any(|from| {
-        pos.pseudo_targets(from)
-            .into_iter()
-            .any(|to| pos.is_legal(Move::new(from, to)))
-    })
-}
-
 /// Follows one game and decides it.
 #[derive(Clone)]
 pub struct Adjudicator {
@@ -161,7 +140,7 @@ impl Adjudicator {
 
     fn terminal_state(&self) -> Option<Decision> {
         let pos = self.history.position();
-        if has_legal_move(pos) {
+        if !no_legal_moves(pos) {
             return None;
         }
         Some(Decision {
@@ -561,35 +540,5 @@ pub fn judge_raw(file: &str, encoding: Encoding, raw: &RawGame, config: RuleConf
     match crate::record::resolve(file, encoding, raw) {
         Ok(record) => judge_record(file, &record, config),
         Err(e) => GameReport::failed(file, raw.index, raw.line, e),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::movegen::count_legal;
-    use crate::movegen::legal_moves;
-
-    #[test]
-    fn has_legal_move_agrees_with_the_generator() {
-        // A seeded random walk through many positions, including mates and stalemates.
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        for _ in 0..200 {
-            let mut pos = Position::startpos();
-            for _ in 0..300 {
-                assert_eq!(has_legal_move(&pos), count_legal(&pos) > 0, "{pos}");
-                let moves = legal_moves(&pos);
-                if moves.is_empty() {
-                    break;
-                }
-                pos.play(moves[(next() % moves.len() as u64) as usize]);
-            }
-        }
     }
 }
