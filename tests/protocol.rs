@@ -696,12 +696,18 @@ fn ucci_seconds_unless_usemillisec() {
     assert!(took <= Duration::from_secs(4), "go time 6 took {took:?}");
 }
 
-#[test]
-fn ucci_batch_mode_finishes_the_search_before_quit() {
+/// A UCCI session in batch mode at the start position.
+fn batch_session() -> Xq {
     let mut xq = Xq::start();
     xq.script("> ucci\n<* <any>\n< ucciok");
     xq.send("setoption batch true");
     xq.send("position startpos");
+    xq
+}
+
+#[test]
+fn ucci_batch_mode_finishes_the_search_before_quit() {
+    let mut xq = batch_session();
     xq.send("go depth 9");
     xq.send("quit");
     let lines = xq.until(|l| l == "bye");
@@ -715,10 +721,7 @@ fn ucci_batch_mode_finishes_the_search_before_quit() {
 
 #[test]
 fn ucci_batch_mode_holds_lines_until_the_move() {
-    let mut xq = Xq::start();
-    xq.script("> ucci\n<* <any>\n< ucciok");
-    xq.send("setoption batch true");
-    xq.send("position startpos");
+    let mut xq = batch_session();
     xq.send("go depth 4");
     xq.send("isready");
     xq.send("position startpos moves h2e2");
