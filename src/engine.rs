@@ -3,7 +3,8 @@
 
 use crate::eval::EvalChoice;
 use crate::fen;
-use crate::judge::{History, IllegalMove, RuleSet, Rules};
+use crate::judge::{History, RuleSet, Rules};
+use crate::moves::IllegalMove;
 use crate::moves::Move;
 use crate::nnue::Network;
 use crate::options::{EMBEDDED_NET, ENGINE_OPTIONS, OptionError, OptionSpec, OptionValue};

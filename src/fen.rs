@@ -1,5 +1,6 @@
-//! FEN text ↔ `Position`. Lenient on input: `E`/`H` as aliases of `B`/`N`, `r` for Red to move,
-//! missing counters and `-` fields may be left out.
+//! FEN text ↔ `Position`, and the position's text traits (`Display`, `Debug`, `FromStr`, the start
+//! position) so that `position` needs nothing from here. Lenient on input: `E`/`H` as aliases of
+//! `B`/`N`, `r` for Red to move, missing counters and `-` fields may be left out.
 
 use crate::piece::Piece;
 use crate::position::{Position, PositionError, Validation};
@@ -182,6 +183,32 @@ pub fn format(pos: &Position) -> String {
         Color::Black => 'b',
     };
     format!("{out} {side} - - {} {}", pos.halfmoves(), pos.fullmoves())
+}
+
+impl Position {
+    /// The standard start position, Red to move.
+    pub fn startpos() -> Position {
+        parse(START_FEN).expect("the start position is valid")
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", format(self))
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&format(self))
+    }
+}
+
+impl std::str::FromStr for Position {
+    type Err = FenError;
+    fn from_str(s: &str) -> Result<Position, Self::Err> {
+        parse(s)
+    }
 }
 
 #[cfg(test)]

@@ -189,6 +189,29 @@ impl std::str::FromStr for Move {
     }
 }
 
+/// A move that cannot be played in the position it was tried in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove {
+    /// The move.
+    pub mv: Move,
+    /// The position it was tried in, as FEN.
+    pub fen: String,
+    /// The ply it would have been (1 = the first move).
+    pub ply: usize,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "ply {}: {} is not legal in {}",
+            self.ply, self.mv, self.fen
+        )
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
 /// Most moves a side can have in one position (2 rooks and 2 cannons × 17, 2 horses × 8, 5 pawns × 3,
 /// 4 advisor and elephant moves each, 4 king moves: 119).
 pub const MAX_MOVES: usize = 128;

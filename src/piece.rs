@@ -23,6 +23,20 @@ pub enum PieceKind {
 }
 
 impl PieceKind {
+    /// The piece's material value in centipawns, king excluded: the exchange value that move
+    /// ordering, SEE and the handcrafted evaluation's seed tables start from.
+    pub const fn material(self) -> i32 {
+        match self {
+            PieceKind::King => 0,
+            PieceKind::Advisor => 200,
+            PieceKind::Elephant => 200,
+            PieceKind::Horse => 420,
+            PieceKind::Rook => 920,
+            PieceKind::Cannon => 450,
+            PieceKind::Pawn => 90,
+        }
+    }
+
     /// All kinds, king first.
     pub const ALL: [PieceKind; 7] = [
         PieceKind::King,

@@ -104,11 +104,6 @@ pub fn reachable(piece: Piece, sq: Square) -> bool {
 }
 
 impl Position {
-    /// The standard start position, Red to move.
-    pub fn startpos() -> Position {
-        crate::fen::parse(crate::fen::START_FEN).expect("the start position is valid")
-    }
-
     /// Builds a position from a board and the counters, checking that it can be played from.
     /// Returns the position and, with lenient validation, the pieces on unreachable squares.
     pub fn from_board(
@@ -361,11 +356,7 @@ impl Position {
     /// debug builds check it and recompute every incremental field afterwards.
     #[inline]
     pub fn play(&mut self, m: Move) -> Option<Piece> {
-        debug_assert!(
-            self.is_legal(m),
-            "illegal move {m} in {}",
-            crate::fen::format(self)
-        );
+        debug_assert!(self.is_legal(m), "illegal move {m} in {self}");
         let (from, to) = (m.from(), m.to());
         let piece = self.board[from.index()].expect("a move starts on a piece");
         let captured = self.board[to.index()];
@@ -477,25 +468,6 @@ impl Position {
         )
         .expect("a reflected position is as valid as the original")
         .0
-    }
-}
-
-impl fmt::Debug for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Position({})", crate::fen::format(self))
-    }
-}
-
-impl fmt::Display for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::fen::format(self))
-    }
-}
-
-impl std::str::FromStr for Position {
-    type Err = crate::fen::FenError;
-    fn from_str(s: &str) -> Result<Position, Self::Err> {
-        crate::fen::parse(s)
     }
 }
 

@@ -16,19 +16,6 @@ use crate::piece::{Piece, PieceKind};
 use crate::position::Position;
 use crate::square::{Color, Square};
 
-/// Material values in centipawns, king excluded: the exchange values of move ordering and SEE.
-pub const fn material(kind: PieceKind) -> i32 {
-    match kind {
-        PieceKind::King => 0,
-        PieceKind::Advisor => 200,
-        PieceKind::Elephant => 200,
-        PieceKind::Horse => 420,
-        PieceKind::Rook => 920,
-        PieceKind::Cannon => 450,
-        PieceKind::Pawn => 90,
-    }
-}
-
 /// One term's weight in centipawns: in the midgame (all rooks, horses and cannons on the board)
 /// and in the endgame (none left); positions in between blend the two by [`phase`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -408,12 +395,6 @@ fn threat_terms<T: Terms>(
     }
 }
 
-/// The value a capture on `sq` wins, for move ordering and exchange evaluation.
-#[inline]
-pub fn piece_value(pos: &Position, sq: Square) -> i32 {
-    pos.piece_at(sq).map_or(0, |p| material(p.kind))
-}
-
 /// How often each term occurs in a position (Red's point of view): what the tuner fits.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Trace {
@@ -447,7 +428,7 @@ pub fn seed_weights() -> Vec<Weight> {
     for kind in PieceKind::ALL {
         for r in 0..10 {
             for f in 0..5 {
-                let v = material(kind) + seed_placement(kind, f, r);
+                let v = kind.material() + seed_placement(kind, f, r);
                 let eg = match kind {
                     PieceKind::Horse => v + 40,
                     PieceKind::Cannon => v - 40,

@@ -3,13 +3,12 @@
 
 use super::Rules;
 use super::chase::{chase_threats, is_chase_capture};
-use crate::moves::Move;
+use crate::moves::{IllegalMove, Move};
 use crate::piece::PieceKind;
 use crate::position::Position;
 use crate::square::{Color, Square};
 use bitflags::bitflags;
 use std::cell::OnceCell;
-use std::fmt;
 
 bitflags! {
     /// What a move did, for the repetition rules. Statuses of one side's moves in a cycle are
@@ -139,29 +138,6 @@ impl Record {
         self.kind == Kind::Check
     }
 }
-
-/// A move that cannot be played in the history's current position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IllegalMove {
-    /// The move.
-    pub mv: Move,
-    /// The position it was tried in, as FEN.
-    pub fen: String,
-    /// The ply it would have been (1 = the first move).
-    pub ply: usize,
-}
-
-impl fmt::Display for IllegalMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "ply {}: {} is not legal in {}",
-            self.ply, self.mv, self.fen
-        )
-    }
-}
-
-impl std::error::Error for IllegalMove {}
 
 /// The positions since the start, with one record per ply.
 #[derive(Clone)]

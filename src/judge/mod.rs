@@ -16,8 +16,9 @@ pub mod history;
 pub mod protection;
 pub mod repetition;
 
+pub use crate::moves::IllegalMove;
 pub use explain::{Ruling, SideCycle};
-pub use history::{History, IllegalMove, PieceId, Record, Status};
+pub use history::{History, PieceId, Record, Status};
 pub use protection::ProtectionPolicy;
 pub use repetition::{
     judge_at, judge_before_reply, judge_end_of_record, judge_in_search, judge_prune, losing_moves,

@@ -9,9 +9,8 @@ mod uci;
 
 use crate::engine::{Engine, Report};
 use crate::fen::{self, FenError};
-use crate::judge::IllegalMove;
 use crate::movegen::legal_moves;
-use crate::moves::{Move, MoveTextError, RankStyle};
+use crate::moves::{IllegalMove, Move, MoveTextError, RankStyle};
 use crate::options::OptionError;
 use crate::position::Position;
 use crate::search::score::{MATE, Score};

@@ -6,7 +6,6 @@ use crate::attacks::{
     pawn_attackers_to, rook_attacks,
 };
 use crate::bitboard::Bitboard;
-use crate::eval::hce::material;
 use crate::movegen::{GenType, generate};
 use crate::moves::{MAX_MOVES, Move, MoveList};
 use crate::piece::PieceKind;
@@ -96,7 +95,7 @@ fn see_value(kind: PieceKind) -> i32 {
     if kind == PieceKind::King {
         KING_SEE
     } else {
-        material(kind)
+        kind.material()
     }
 }
 
@@ -215,11 +214,6 @@ impl MovePicker {
         let mut p = MovePicker::new(hash_move, [None; 2], None);
         p.captures_only = true;
         p
-    }
-
-    /// Whether the picker has reached the quiet moves (or later stages).
-    pub fn in_quiet_stages(&self) -> bool {
-        self.stage >= Stage::Killer1
     }
 
     fn is_special(&self, m: Move) -> bool {
@@ -396,6 +390,6 @@ mod tests {
         assert!(see(&pos, m) < 0, "{}", see(&pos, m));
         // Undefended pawn: wins it.
         let pos = fen::parse("3k5/9/9/9/4p4/9/9/9/4R4/4K4 w").unwrap();
-        assert_eq!(see(&pos, m), material(PieceKind::Pawn));
+        assert_eq!(see(&pos, m), PieceKind::Pawn.material());
     }
 }
