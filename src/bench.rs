@@ -43,11 +43,10 @@ pub fn run_with(depth: u32, options: &[(&str, &str)]) -> BenchResult {
         let pos = fen::parse(line).expect("bench positions are valid");
         engine.new_game();
         engine.set_position(pos, &[]).expect("no moves");
-        let limits = Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        };
-        let result = engine.search_blocking(limits, &mut |_| {});
+        let limits = Limits::to_depth(depth);
+        let result = engine
+            .search_blocking(limits, &mut |_| {})
+            .expect("bench searches have no move limits");
         per_position.push(result.nodes);
     }
     BenchResult {

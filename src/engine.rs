@@ -1,22 +1,25 @@
 //! `Engine`: owns the game (start position, moves, judge history), the transposition table and
-//! the options; runs searches on a worker thread and hands progress to a callback. It never prints.
+//! the options; runs searches on a worker thread and hands progress to a callback. It answers the
+//! questions the protocols ask about the game (hash probes, perft, the draw or resign decision)
+//! and never prints.
 
 use crate::eval::EvalChoice;
-use crate::fen;
-use crate::judge::{History, RuleSet, Rules};
-use crate::moves::IllegalMove;
-use crate::moves::Move;
+use crate::judge::{History, Rules};
+use crate::movegen::legal_moves;
+use crate::moves::{IllegalMove, Move};
 use crate::nnue::Network;
-use crate::options::{EMBEDDED_NET, ENGINE_OPTIONS, OptionError, OptionSpec, OptionValue};
+use crate::options::{EMBEDDED_NET, EngineOption, Evaluation, OptionError, OptionId, OptionSpec};
 use crate::position::Position;
 use crate::search::ordering::Heuristics;
+use crate::search::score::{MATE_BOUND, Score};
 use crate::search::time::Limits;
-use crate::search::tt::TranspositionTable;
+use crate::search::tt::{Bound, TranspositionTable};
 use crate::search::{self, SearchConfig, SearchInfo, SearchResult, Signals};
 use std::sync::atomic::Ordering;
+use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::Instant;
 
 /// What a running search tells the front end.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,6 +33,54 @@ pub enum Report {
 /// A callback receiving reports, called from the search thread.
 pub type Reporter = Box<dyn FnMut(Report) + Send>;
 
+/// Why a search could not start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GoError {
+    /// Moves given for the root (to search or to ban) are not legal in the position.
+    MovesNotLegal {
+        /// The moves.
+        moves: Vec<Move>,
+        /// The position, as FEN.
+        fen: String,
+    },
+}
+
+/// What the hash table knows about a position (UCCI `probe`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HashProbe {
+    /// The best or refuting move stored, if any.
+    pub best: Option<Move>,
+    /// The stored score, for the side to move.
+    pub score: Score,
+    /// The depth it was searched to.
+    pub depth: u32,
+    /// The score is a lower bound (true for exact scores too).
+    pub lower_bound: bool,
+    /// The score is an upper bound (true for exact scores too).
+    pub upper_bound: bool,
+}
+
+/// What the engine adds to its move (UCCI `bestmove … draw|resign`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offer {
+    /// Nothing: play on.
+    Play,
+    /// Offer or accept a draw.
+    Draw,
+    /// Resign.
+    Resign,
+}
+
+/// Accept a draw offer when the score (centipawns, our view) is at most this.
+const ACCEPT_DRAW_AT_MOST: i32 = 0;
+/// Plies without a capture after which a game counts as blocked.
+const BLOCKED_PLIES: u32 = 60;
+/// In a blocked game, accept and offer draws when the score is at most this.
+const BLOCKED_DRAW_AT_MOST: i32 = 30;
+
+/// The deepest perft the engine runs for a protocol's debug command (deeper counts: `xq perft`).
+pub const MAX_PROTOCOL_PERFT: u32 = 4;
+
 struct State {
     tt: TranspositionTable,
     heur: Box<Heuristics>,
@@ -40,11 +91,10 @@ pub struct Engine {
     history: History,
     banned: Vec<Move>,
     config: SearchConfig,
-    hash_mb: usize,
     /// The net for the NNUE evaluation; `None` until one is needed (then the embedded net).
     net: Option<Arc<Network>>,
-    /// Whether the search evaluates with the net (option `Evaluation`).
-    use_nnue: bool,
+    /// Net or handcrafted (option `Evaluation`).
+    evaluation: Evaluation,
     state: Arc<Mutex<State>>,
     signals: Arc<Signals>,
     worker: Option<JoinHandle<()>>,
@@ -57,88 +107,83 @@ impl Default for Engine {
 }
 
 impl Engine {
-    /// An engine at the start position with default options.
+    /// An engine at the start position with every option at its default.
     pub fn new() -> Engine {
-        let hash_mb = 16;
-        Engine {
+        let mut engine = Engine {
             history: History::new(Position::startpos(), Rules::default()),
             banned: Vec::new(),
-            config: SearchConfig {
-                eval: EvalChoice::Nnue(Network::embedded()),
-                ..SearchConfig::default()
-            },
-            hash_mb,
+            config: SearchConfig::default(),
             net: None,
-            use_nnue: true,
+            evaluation: Evaluation::Nnue,
             state: Arc::new(Mutex::new(State {
-                tt: TranspositionTable::new(hash_mb),
+                tt: TranspositionTable::new(1),
                 heur: Heuristics::new(),
             })),
             signals: Arc::new(Signals::default()),
             worker: None,
+        };
+        for option in EngineOption::defaults() {
+            engine
+                .apply(option)
+                .expect("the option table's defaults apply");
         }
+        engine
     }
 
     /// The options the engine understands.
     pub fn options() -> &'static [OptionSpec] {
-        ENGINE_OPTIONS
+        crate::options::ENGINE_OPTIONS
     }
 
     /// Sets an option by name; the value is validated. Waits for a running search first.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
-        let spec = OptionSpec::find(ENGINE_OPTIONS, name)
-            .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
-        let value = spec.parse(value)?;
+        self.apply(EngineOption::parse(name, value)?)
+    }
+
+    /// Applies a checked option. Waits for a running search first.
+    pub fn apply(&mut self, option: EngineOption) -> Result<(), OptionError> {
         self.wait();
-        match (spec.name, value) {
-            ("Hash", OptionValue::Int(mb)) => {
-                self.hash_mb = mb as usize;
-                self.lock().tt = TranspositionTable::new(self.hash_mb);
+        match option {
+            EngineOption::Hash(mb) => {
+                check_hash_size(mb)?;
+                self.lock().tt = TranspositionTable::new(mb);
             }
-            ("Threads", OptionValue::Int(n)) => self.config.threads = n as usize,
-            ("Clear Hash", _) => self.lock().tt.clear(),
-            ("Move Overhead", OptionValue::Int(ms)) => {
-                self.config.move_overhead = Duration::from_millis(ms as u64)
-            }
-            ("MultiPV", OptionValue::Int(n)) => self.config.multipv = n as usize,
-            ("RepetitionRule", OptionValue::Text(t)) => {
-                let set: RuleSet = t.parse().map_err(|reason| OptionError::Rejected {
-                    name: spec.name.to_string(),
-                    reason,
-                })?;
-                self.history.set_rules(Rules {
-                    set,
-                    ..self.history.rules()
-                });
-            }
-            ("Evaluation", OptionValue::Text(t)) => {
-                self.use_nnue = t == "nnue";
+            EngineOption::Threads(n) => self.config.threads = n,
+            EngineOption::ClearHash => self.lock().tt.clear(),
+            EngineOption::MoveOverhead(d) => self.config.move_overhead = d,
+            EngineOption::MultiPv(n) => self.config.multipv = n,
+            EngineOption::RepetitionRule(set) => self.history.set_rules(Rules {
+                set,
+                ..self.history.rules()
+            }),
+            EngineOption::Evaluation(e) => {
+                self.evaluation = e;
                 self.update_eval();
             }
-            ("EvalFile", OptionValue::Text(t)) => {
-                let net = if t.is_empty() || t == EMBEDDED_NET {
+            EngineOption::EvalFile(path) => {
+                let net = if path.is_empty() || path == EMBEDDED_NET {
                     Network::embedded()
                 } else {
                     // On failure the current net stays.
-                    Arc::new(Network::load(&t).map_err(|e| OptionError::Rejected {
-                        name: spec.name.to_string(),
+                    Arc::new(Network::load(&path).map_err(|e| OptionError::Rejected {
+                        name: OptionSpec::of(OptionId::EvalFile).name.to_string(),
                         reason: e.to_string(),
                     })?)
                 };
                 self.net = Some(net);
                 self.update_eval();
             }
-            _ => {}
         }
         Ok(())
     }
 
     /// Makes the search settings follow the `Evaluation` and `EvalFile` options.
     fn update_eval(&mut self) {
-        self.config.eval = if self.use_nnue {
-            EvalChoice::Nnue(self.net.get_or_insert_with(Network::embedded).clone())
-        } else {
-            EvalChoice::Handcrafted
+        self.config.eval = match self.evaluation {
+            Evaluation::Nnue => {
+                EvalChoice::Nnue(self.net.get_or_insert_with(Network::embedded).clone())
+            }
+            Evaluation::Handcrafted => EvalChoice::Handcrafted,
         };
     }
 
@@ -161,20 +206,28 @@ impl Engine {
     }
 
     /// Sets the game: a start position and the moves played from it. On an illegal move the
-    /// game is left at the start position and the error names the move and ply.
+    /// game keeps the legal moves before it, and the error names the move and its ply.
     pub fn set_position(&mut self, start: Position, moves: &[Move]) -> Result<(), IllegalMove> {
         self.wait();
         self.banned.clear();
-        let rules = self.history.rules();
-        let mut history = History::new(start.clone(), rules);
+        let mut history = History::new(start, self.history.rules());
+        let mut outcome = Ok(());
         for &m in moves {
             if let Err(e) = history.push(m) {
-                self.history = History::new(start, rules);
-                return Err(e);
+                outcome = Err(e);
+                break;
             }
         }
         self.history = history;
-        Ok(())
+        outcome
+    }
+
+    /// Swaps the colours of the current position (a debug command); the moves before it are
+    /// dropped.
+    pub fn flip(&mut self) {
+        let flipped = self.position().color_swap();
+        // The mirror of a legal position is legal, and no moves are replayed.
+        let _ = self.set_position(flipped, &[]);
     }
 
     /// The game's current position.
@@ -188,23 +241,51 @@ impl Engine {
     }
 
     /// Root moves the next search must not play (UCCI `banmoves`); cleared by `set_position`.
-    pub fn set_banned_moves(&mut self, moves: Vec<Move>) {
-        self.banned = moves;
+    /// Moves that are not legal here are refused, and the legal ones still banned.
+    pub fn ban_moves(&mut self, moves: Vec<Move>) -> Result<(), GoError> {
+        let legal = legal_moves(self.position());
+        let (ok, bad): (Vec<Move>, Vec<Move>) = moves.into_iter().partition(|m| legal.contains(m));
+        self.banned = ok;
+        if bad.is_empty() {
+            Ok(())
+        } else {
+            Err(self.not_legal(bad))
+        }
     }
 
-    /// The current search settings.
-    pub fn config(&self) -> &SearchConfig {
-        &self.config
+    fn not_legal(&self, moves: Vec<Move>) -> GoError {
+        GoError::MovesNotLegal {
+            moves,
+            fen: self.position().to_string(),
+        }
+    }
+
+    /// Leaf counts after each legal move of the current position, to `depth` plies (at most
+    /// [`MAX_PROTOCOL_PERFT`]; deeper asks are cut to it).
+    pub fn perft_divide(&self, depth: u32) -> Vec<(Move, u64)> {
+        crate::perft::divide(self.position(), depth.min(MAX_PROTOCOL_PERFT))
     }
 
     /// Starts a search on a worker thread. Reports arrive through `reporter`, ending with exactly
-    /// one `BestMove`.
-    pub fn go(&mut self, limits: Limits, mut reporter: Reporter) {
+    /// one `BestMove`. Refused, with nothing started, if `limits.search_moves` holds a move that
+    /// is not legal here.
+    pub fn go(&mut self, limits: Limits, mut reporter: Reporter) -> Result<(), GoError> {
         self.wait();
+        let legal = legal_moves(self.position());
+        let bad: Vec<Move> = limits
+            .search_moves
+            .iter()
+            .copied()
+            .filter(|m| !legal.contains(m))
+            .collect();
+        if !bad.is_empty() {
+            return Err(self.not_legal(bad));
+        }
         self.signals.stop.store(false, Ordering::Relaxed);
         self.signals
             .pondering
             .store(limits.ponder, Ordering::Relaxed);
+        self.signals.clock.reset();
         let (history, banned, config) = (
             self.history.clone(),
             self.banned.clone(),
@@ -227,31 +308,32 @@ impl Engine {
             drop(guard);
             reporter(Report::BestMove(result));
         }));
+        Ok(())
     }
 
-    /// Runs a search on the calling thread and returns its result (bench, tests, tools).
+    /// Runs a search through [`Engine::go`] and waits for its result, handing progress to
+    /// `report` on the calling thread (bench, tests, tools).
     pub fn search_blocking(
         &mut self,
         limits: Limits,
         report: &mut dyn FnMut(SearchInfo),
-    ) -> SearchResult {
+    ) -> Result<SearchResult, GoError> {
+        let (tx, rx) = mpsc::channel();
+        self.go(
+            limits,
+            Box::new(move |r| {
+                let _ = tx.send(r);
+            }),
+        )?;
+        let mut best = None;
+        for r in rx {
+            match r {
+                Report::Info(info) => report(info),
+                Report::BestMove(result) => best = Some(result),
+            }
+        }
         self.wait();
-        self.signals.stop.store(false, Ordering::Relaxed);
-        self.signals
-            .pondering
-            .store(limits.ponder, Ordering::Relaxed);
-        let mut guard = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        let State { tt, heur } = &mut *guard;
-        search::search(
-            &self.history,
-            &self.banned,
-            &limits,
-            &self.config,
-            tt,
-            &self.signals,
-            heur,
-            report,
-        )
+        Ok(best.expect("every search ends with its best move"))
     }
 
     /// Asks a running search to stop; its `BestMove` report follows shortly.
@@ -260,9 +342,13 @@ impl Engine {
         self.signals.stop.store(true, Ordering::Relaxed);
     }
 
-    /// The opponent played the pondered move: the search goes on under normal time rules.
+    /// The opponent played the pondered move: the move's clock starts now and the search goes on
+    /// under the time rules of its `go` line.
     pub fn ponderhit(&self) {
-        self.signals.pondering.store(false, Ordering::Relaxed);
+        if self.signals.pondering.load(Ordering::Relaxed) {
+            self.signals.clock.start(Instant::now());
+            self.signals.pondering.store(false, Ordering::Relaxed);
+        }
     }
 
     /// Whether a search is running.
@@ -277,15 +363,104 @@ impl Engine {
         }
     }
 
-    /// The current position as FEN.
-    pub fn fen(&self) -> String {
-        fen::format(self.history.position())
+    /// The hash-table entry for the position after `moves` from `start` (UCCI `probe`); `None`
+    /// if there is none or a search is using the table. The game is not changed.
+    pub fn probe(
+        &self,
+        start: &Position,
+        moves: &[Move],
+    ) -> Result<Option<HashProbe>, IllegalMove> {
+        let mut pos = start.clone();
+        for (i, &m) in moves.iter().enumerate() {
+            if !pos.is_legal(m) {
+                return Err(IllegalMove {
+                    mv: m,
+                    fen: pos.to_string(),
+                    ply: i + 1,
+                });
+            }
+            pos.play(m);
+        }
+        let Some(entry) = self
+            .state
+            .try_lock()
+            .ok()
+            .and_then(|s| s.tt.probe(pos.key()))
+        else {
+            return Ok(None);
+        };
+        Ok(Some(HashProbe {
+            best: entry.mv,
+            score: Score::from_tt(entry.score, 0),
+            depth: entry.depth.max(0) as u32,
+            lower_bound: matches!(entry.bound, Bound::Lower | Bound::Exact),
+            upper_bound: matches!(entry.bound, Bound::Upper | Bound::Exact),
+        }))
     }
 
-    /// The hash-table entry for `pos` (UCCI `probe`); `None` if there is none or a search is
-    /// using the table.
-    pub fn probe_hash(&self, pos: &Position) -> Option<crate::search::tt::Entry> {
-        self.state.try_lock().ok()?.tt.probe(pos.key())
+    /// The ponder move to announce with a search's best move: the expected reply, unless it
+    /// ends the game (a client would then ponder on a position with no move).
+    pub fn ponder_move(&self, result: &SearchResult) -> Option<Move> {
+        let (best, ponder) = (result.best?, result.ponder?);
+        let mut pos = self.position().clone();
+        if !pos.is_legal(best) {
+            return None;
+        }
+        pos.play(best);
+        if !pos.is_legal(ponder) {
+            return None;
+        }
+        pos.play(ponder);
+        crate::movegen::has_legal_move(&pos).then_some(ponder)
+    }
+
+    /// What to add to the move just found in the current position, given the last fully searched
+    /// score of its line (our view) and whether the opponent offers a draw. Resign only when the
+    /// search has proved a mate against us; accept an offered draw when we are not better (or
+    /// barely, in a blocked game); offer a draw in a blocked game that we do not lead.
+    pub fn offer(&self, score: Option<Score>, draw_offered: bool) -> Offer {
+        offer(score, self.position().halfmoves(), draw_offered)
+    }
+}
+
+fn offer(score: Option<Score>, quiet_plies: u32, draw_offered: bool) -> Offer {
+    let Some(score) = score else {
+        return Offer::Play;
+    };
+    if score.0 <= -MATE_BOUND {
+        return Offer::Resign;
+    }
+    let blocked = quiet_plies >= BLOCKED_PLIES;
+    if draw_offered
+        && (score.0 <= ACCEPT_DRAW_AT_MOST || blocked && score.0 <= BLOCKED_DRAW_AT_MOST)
+    {
+        return Offer::Draw;
+    }
+    if blocked && score.0.abs() <= BLOCKED_DRAW_AT_MOST {
+        return Offer::Draw;
+    }
+    Offer::Play
+}
+
+/// The largest hash table, in megabytes, that fits in the memory free now; `None` if unknown.
+fn hash_limit_mb() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_ascii_whitespace().nth(1)?.parse().ok()?;
+    // The old table is still there while the new one is filled; keep half the free memory.
+    Some((kb / 1024 / 2).max(16))
+}
+
+/// Refuses a hash size that would exhaust memory (allocation failure aborts the process).
+fn check_hash_size(mb: usize) -> Result<(), OptionError> {
+    match hash_limit_mb() {
+        Some(limit) if mb > limit => Err(OptionError::Rejected {
+            name: OptionSpec::of(OptionId::Hash).name.to_string(),
+            reason: format!(
+                "a hash table of {mb} MB does not fit in the free memory; at most {limit} MB now"
+            ),
+        }),
+        _ => Ok(()),
     }
 }
 
@@ -293,5 +468,56 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.stop();
         self.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offers() {
+        assert_eq!(offer(Some(Score::mated_in(4)), 0, false), Offer::Resign);
+        assert_eq!(offer(Some(Score(-50)), 0, true), Offer::Draw);
+        assert_eq!(offer(Some(Score(120)), 0, true), Offer::Play);
+        assert_eq!(offer(Some(Score(10)), 80, false), Offer::Draw);
+        assert_eq!(offer(Some(Score(10)), 10, false), Offer::Play);
+        assert_eq!(offer(None, 100, true), Offer::Play);
+    }
+
+    #[test]
+    fn a_bad_move_keeps_the_legal_prefix() {
+        let mut engine = Engine::new();
+        let moves: Vec<Move> = ["h2e2", "h9g7", "h2h9"]
+            .iter()
+            .map(|t| t.parse().unwrap())
+            .collect();
+        let e = engine
+            .set_position(Position::startpos(), &moves)
+            .unwrap_err();
+        assert_eq!(e.ply, 3);
+        assert_eq!(engine.history().plies(), 2);
+    }
+
+    #[test]
+    fn search_moves_limit_the_root() {
+        let mut engine = Engine::new();
+        let only: Move = "a0a1".parse().unwrap();
+        let limits = Limits {
+            depth: Some(3),
+            search_moves: vec![only],
+            ..Limits::default()
+        };
+        let result = engine.search_blocking(limits, &mut |_| {}).unwrap();
+        assert_eq!(result.best, Some(only));
+        let illegal = Limits {
+            depth: Some(1),
+            search_moves: vec!["a0a5".parse().unwrap()],
+            ..Limits::default()
+        };
+        assert!(matches!(
+            engine.search_blocking(illegal, &mut |_| {}),
+            Err(GoError::MovesNotLegal { .. })
+        ));
     }
 }

@@ -32,9 +32,9 @@ enum Command {
         /// Use the "perpetual check loses, all else draws" rule instead of the full WXF rules.
         #[arg(long)]
         checks_only: bool,
-        /// The evaluation to search with.
-        #[arg(long, value_parser = ["handcrafted", "nnue"], default_value = "nnue")]
-        eval: String,
+        /// The evaluation to search with (default: the engine's, the net).
+        #[arg(long, value_parser = ["handcrafted", "nnue"])]
+        eval: Option<String>,
         /// The net file for `--eval nnue` (default: the embedded net).
         #[arg(long, value_name = "FILE")]
         evalfile: Option<String>,
@@ -90,7 +90,9 @@ fn main() -> ExitCode {
                 }
                 options.push(("EvalFile", path));
             }
-            options.push(("Evaluation", &eval));
+            if let Some(eval) = &eval {
+                options.push(("Evaluation", eval));
+            }
             let result = xq::bench::run_with(depth, &options);
             for (i, n) in result.per_position.iter().enumerate() {
                 println!("Position {}: {n} nodes", i + 1);

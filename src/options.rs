@@ -1,7 +1,10 @@
 //! The engine's option table: names, types, defaults and ranges, with typed validation. The
-//! protocol layer prints these in its own dialect.
+//! table is the one place each default is written: the engine starts from it, and the protocols
+//! announce it in their own dialects.
 
+use crate::judge::RuleSet;
 use std::fmt;
+use std::time::Duration;
 
 /// The type and range of an option.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,9 +39,32 @@ pub enum OptionKind {
     },
 }
 
+/// Which engine option a table entry is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionId {
+    /// Hash table size in megabytes.
+    Hash,
+    /// Search threads.
+    Threads,
+    /// Empties the hash table.
+    ClearHash,
+    /// Milliseconds kept back from each move's time for communication.
+    MoveOverhead,
+    /// How many best lines to report.
+    MultiPv,
+    /// Which repetition rules the search follows.
+    RepetitionRule,
+    /// Net or handcrafted evaluation.
+    Evaluation,
+    /// The net file.
+    EvalFile,
+}
+
 /// One option the engine understands.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OptionSpec {
+    /// Which option it is (protocol-only options have none).
+    pub id: Option<OptionId>,
     /// Its name as clients send it (compared case-insensitively).
     pub name: &'static str,
     /// Type and range.
@@ -49,6 +75,7 @@ pub struct OptionSpec {
 /// protocol layer).
 pub const ENGINE_OPTIONS: &[OptionSpec] = &[
     OptionSpec {
+        id: Some(OptionId::Hash),
         name: "Hash",
         kind: OptionKind::Spin {
             default: 16,
@@ -57,6 +84,7 @@ pub const ENGINE_OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
+        id: Some(OptionId::Threads),
         name: "Threads",
         kind: OptionKind::Spin {
             default: 1,
@@ -65,10 +93,12 @@ pub const ENGINE_OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
+        id: Some(OptionId::ClearHash),
         name: "Clear Hash",
         kind: OptionKind::Button,
     },
     OptionSpec {
+        id: Some(OptionId::MoveOverhead),
         name: "Move Overhead",
         kind: OptionKind::Spin {
             default: 30,
@@ -77,6 +107,7 @@ pub const ENGINE_OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
+        id: Some(OptionId::MultiPv),
         name: "MultiPV",
         kind: OptionKind::Spin {
             default: 1,
@@ -85,6 +116,7 @@ pub const ENGINE_OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
+        id: Some(OptionId::RepetitionRule),
         name: "RepetitionRule",
         kind: OptionKind::Combo {
             default: "wxf",
@@ -92,6 +124,7 @@ pub const ENGINE_OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
+        id: Some(OptionId::Evaluation),
         name: "Evaluation",
         kind: OptionKind::Combo {
             default: "nnue",
@@ -99,6 +132,7 @@ pub const ENGINE_OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
+        id: Some(OptionId::EvalFile),
         name: "EvalFile",
         kind: OptionKind::Text {
             default: EMBEDDED_NET,
@@ -108,6 +142,85 @@ pub const ENGINE_OPTIONS: &[OptionSpec] = &[
 
 /// The `EvalFile` value naming the net embedded in the binary.
 pub const EMBEDDED_NET: &str = "<embedded>";
+
+/// Which evaluation the search uses (option `Evaluation`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The neural network.
+    Nnue,
+    /// The handcrafted evaluation.
+    Handcrafted,
+}
+
+/// An engine option with a checked, typed value: what the engine applies.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineOption {
+    /// Hash table size in megabytes.
+    Hash(usize),
+    /// Search threads.
+    Threads(usize),
+    /// Empty the hash table.
+    ClearHash,
+    /// Time kept back from each move for communication.
+    MoveOverhead(Duration),
+    /// How many best lines to report.
+    MultiPv(usize),
+    /// The repetition rules the search follows.
+    RepetitionRule(RuleSet),
+    /// Net or handcrafted evaluation.
+    Evaluation(Evaluation),
+    /// The net file; [`EMBEDDED_NET`] (or empty) is the net built into the binary.
+    EvalFile(String),
+}
+
+impl EngineOption {
+    /// Reads `name` and `value` as a client sends them: the name is looked up case-insensitively
+    /// and the value checked against the option's type and range.
+    pub fn parse(name: &str, value: &str) -> Result<EngineOption, OptionError> {
+        let spec = OptionSpec::find(ENGINE_OPTIONS, name)
+            .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+        let id = spec
+            .id
+            .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+        let value = spec.parse(value)?;
+        let count = |v: &OptionValue| spec.int(v).map(|n| n.max(0) as usize);
+        Ok(match id {
+            OptionId::Hash => EngineOption::Hash(count(&value)?),
+            OptionId::Threads => EngineOption::Threads(count(&value)?),
+            OptionId::ClearHash => EngineOption::ClearHash,
+            OptionId::MoveOverhead => {
+                EngineOption::MoveOverhead(Duration::from_millis(count(&value)? as u64))
+            }
+            OptionId::MultiPv => EngineOption::MultiPv(count(&value)?),
+            OptionId::RepetitionRule => {
+                let text = spec.text(&value)?;
+                EngineOption::RepetitionRule(text.parse().map_err(|reason| {
+                    OptionError::Rejected {
+                        name: spec.name.to_string(),
+                        reason,
+                    }
+                })?)
+            }
+            OptionId::Evaluation => EngineOption::Evaluation(match spec.text(&value)? {
+                "nnue" => Evaluation::Nnue,
+                "handcrafted" => Evaluation::Handcrafted,
+                other => return Err(spec.mismatch(&OptionValue::Text(other.to_string()))),
+            }),
+            OptionId::EvalFile => EngineOption::EvalFile(spec.text(&value)?.to_string()),
+        })
+    }
+
+    /// Every engine option at its default value, in table order.
+    pub fn defaults() -> Vec<EngineOption> {
+        ENGINE_OPTIONS
+            .iter()
+            .filter_map(|spec| {
+                let text = spec.default_text()?;
+                Some(EngineOption::parse(spec.name, &text).expect("table defaults are valid"))
+            })
+            .collect()
+    }
+}
 
 /// A value given for an option.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -164,6 +277,58 @@ impl fmt::Display for OptionError {
 impl std::error::Error for OptionError {}
 
 impl OptionSpec {
+    /// The engine option `id`'s entry in the table.
+    pub fn of(id: OptionId) -> &'static OptionSpec {
+        ENGINE_OPTIONS
+            .iter()
+            .find(|o| o.id == Some(id))
+            .expect("every engine option has a table entry")
+    }
+
+    /// A spin option's default, smallest and largest values.
+    pub fn spin(&self) -> Option<(i64, i64, i64)> {
+        match self.kind {
+            OptionKind::Spin { default, min, max } => Some((default, min, max)),
+            _ => None,
+        }
+    }
+
+    /// The default as a client would send it; `None` for a button.
+    pub fn default_text(&self) -> Option<String> {
+        match &self.kind {
+            OptionKind::Spin { default, .. } => Some(default.to_string()),
+            OptionKind::Check { default } => Some(default.to_string()),
+            OptionKind::Combo { default, .. } | OptionKind::Text { default } => {
+                Some(default.to_string())
+            }
+            OptionKind::Button => None,
+        }
+    }
+
+    fn mismatch(&self, value: &OptionValue) -> OptionError {
+        OptionError::BadValue {
+            name: self.name.to_string(),
+            value: format!("{value:?}"),
+            expected: format!("a value of type {:?}", self.kind),
+        }
+    }
+
+    /// A parsed value as an integer.
+    fn int(&self, value: &OptionValue) -> Result<i64, OptionError> {
+        match value {
+            OptionValue::Int(n) => Ok(*n),
+            other => Err(self.mismatch(other)),
+        }
+    }
+
+    /// A parsed value as text.
+    fn text<'v>(&self, value: &'v OptionValue) -> Result<&'v str, OptionError> {
+        match value {
+            OptionValue::Text(t) => Ok(t),
+            other => Err(self.mismatch(other)),
+        }
+    }
+
     /// Finds an option by name, case-insensitively.
     pub fn find<'a>(table: &'a [OptionSpec], name: &str) -> Option<&'a OptionSpec> {
         table
@@ -217,5 +382,37 @@ mod tests {
         );
         assert!(rule.parse("none").is_err());
         assert!(OptionSpec::find(ENGINE_OPTIONS, "Nope").is_none());
+    }
+
+    #[test]
+    fn typed_options_and_defaults() {
+        assert_eq!(
+            EngineOption::parse("move overhead", "50"),
+            Ok(EngineOption::MoveOverhead(Duration::from_millis(50)))
+        );
+        assert_eq!(
+            EngineOption::parse("RepetitionRule", "check-only"),
+            Ok(EngineOption::RepetitionRule(RuleSet::ChecksOnly))
+        );
+        assert!(matches!(
+            EngineOption::parse("Ranks", "1-10"),
+            Err(OptionError::Unknown(_))
+        ));
+        let defaults = EngineOption::defaults();
+        assert!(defaults.contains(&EngineOption::Hash(16)));
+        assert!(defaults.contains(&EngineOption::Evaluation(Evaluation::Nnue)));
+        assert!(!defaults.contains(&EngineOption::ClearHash));
+        for id in [
+            OptionId::Hash,
+            OptionId::Threads,
+            OptionId::ClearHash,
+            OptionId::MoveOverhead,
+            OptionId::MultiPv,
+            OptionId::RepetitionRule,
+            OptionId::Evaluation,
+            OptionId::EvalFile,
+        ] {
+            assert_eq!(OptionSpec::of(id).id, Some(id));
+        }
     }
 }

@@ -374,13 +374,9 @@ fn engine_searches_with_a_net_from_eval_file() {
     assert_eq!(engine.evaluate(&pos), net.evaluate_position(&pos));
 
     engine.set_position(pos.clone(), &[]).unwrap();
-    let result = engine.search_blocking(
-        Limits {
-            depth: Some(5),
-            ..Limits::default()
-        },
-        &mut |_| {},
-    );
+    let result = engine
+        .search_blocking(Limits::to_depth(5), &mut |_| {})
+        .expect("no move limits");
     let best = result.best.expect("a move");
     assert!(pos.is_legal(best), "{result:?}");
     assert!(result.nodes > 100, "{result:?}");
@@ -411,13 +407,9 @@ fn nnue_search_is_deterministic_and_finds_mate() {
     let mut run = |text: &str, depth: u32| {
         engine.new_game();
         engine.set_position(fen::parse(text).unwrap(), &[]).unwrap();
-        engine.search_blocking(
-            Limits {
-                depth: Some(depth),
-                ..Limits::default()
-            },
-            &mut |_| {},
-        )
+        engine
+            .search_blocking(Limits::to_depth(depth), &mut |_| {})
+            .expect("no move limits")
     };
     let first = run(fen::START_FEN, 6);
     let second = run(fen::START_FEN, 6);

@@ -411,6 +411,10 @@ fn uci_golden_transcript() {
         < info string <any>
         <* info depth <int> seldepth <int> multipv 1 score <any>
         < bestmove <move> <ponder>
+        > go searchmoves h2e2 a0a5 depth 2
+        < info string go searchmoves: a0a5 not legal in <any>
+        <* info depth <int> seldepth <int> multipv 1 score <any>
+        < bestmove <move> <ponder>
         > setoption name Frobnicate value 1
         < info string unknown option \"Frobnicate\"
         > frobnicate
@@ -665,6 +669,19 @@ fn pondering() {
     );
     // Not pondering.
     xq.script("> ponderhit\n< info message ponderhit: the engine is not pondering");
+    // The move's time runs from ponderhit, however long the pondering took: the search does not
+    // count the pondering against the go line's time.
+    xq.send("position startpos moves h2e2");
+    xq.send("go ponder movetime 400");
+    std::thread::sleep(Duration::from_millis(900));
+    let start = Instant::now();
+    xq.send("ponderhit");
+    xq.best_move_line();
+    assert!(
+        start.elapsed() >= Duration::from_millis(250),
+        "answered {:?} after ponderhit, before its time was used",
+        start.elapsed()
+    );
 
     // UCI: the same with a fixed depth, which ends only with ponderhit or stop.
     let mut xq = Xq::start();
@@ -738,7 +755,9 @@ fn ucci_batch_mode_holds_lines_until_the_move() {
         &play(fen::START_FEN, &["h2e2"], RankStyle::ZeroToNine),
         RankStyle::ZeroToNine,
     );
+    // Refused, but the client still gets a move.
     xq.script("> go infinite\n<~ cannot end in batch mode");
+    xq.best_move_line();
 }
 
 #[test]

@@ -12,13 +12,9 @@ fn search(fen_text: &str, moves: &[&str], depth: u32) -> xq::search::SearchResul
     let (pos, _) = fen::parse_lenient(fen_text).unwrap();
     let moves: Vec<Move> = moves.iter().map(|m| m.parse().unwrap()).collect();
     engine.set_position(pos, &moves).unwrap();
-    engine.search_blocking(
-        Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        },
-        &mut |_| {},
-    )
+    engine
+        .search_blocking(Limits::to_depth(depth), &mut |_| {})
+        .expect("no move limits")
 }
 
 #[test]
@@ -91,13 +87,9 @@ fn same_choice_with_colours_swapped() {
     .collect();
     let mut engine = Engine::new();
     engine.set_position(pos, &cycles).unwrap();
-    let result = engine.search_blocking(
-        Limits {
-            depth: Some(8),
-            ..Limits::default()
-        },
-        &mut |_| {},
-    );
+    let result = engine
+        .search_blocking(Limits::to_depth(8), &mut |_| {})
+        .expect("no move limits");
     assert_ne!(
         result.best.unwrap(),
         "h8h9".parse::<Move>().unwrap().flip(),

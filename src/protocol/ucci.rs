@@ -3,22 +3,23 @@
 //! scores, `bestmove … draw|resign`, `nobestmove`, `probe`/`pophash` and `bye`. Moves always use
 //! ranks 0–9.
 
-use super::{
-    Active, Command, CommandError, Context, Go, check_hash_size, clip, expect_end, parse_count,
-    parse_moves, parse_setup, parse_time, pv_text,
+use super::command::{Command, CommandError, Go};
+use super::dialect::Dialect;
+use super::words::{
+    clip, expect_end, moves_text, parse_count, parse_moves, parse_setup, parse_time,
 };
-use crate::engine::Engine;
+use crate::engine::{Engine, HashProbe, Offer};
 use crate::moves::{Move, RankStyle};
-use crate::options::{OptionKind, OptionSpec};
+use crate::options::{EngineOption, OptionId, OptionKind, OptionSpec};
 use crate::search::score::{MATE, MATE_BOUND, Score};
 use crate::search::time::Clock;
-use crate::search::tt::{Bound, Entry};
 use crate::search::{SearchInfo, SearchResult};
+use crate::square::Color;
 use std::time::Duration;
 
-/// Settings only UCCI has.
+/// UCCI, with the settings only it has.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Settings {
+pub(super) struct Ucci {
     /// Times in `go` are milliseconds (announced on by default, so clients need not send it).
     pub millis: bool,
     /// Lines arriving during a search wait until it ends.
@@ -29,9 +30,9 @@ pub(super) struct Settings {
     pub ponder: bool,
 }
 
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
+impl Default for Ucci {
+    fn default() -> Ucci {
+        Ucci {
             millis: true,
             batch: false,
             debug: false,
@@ -40,48 +41,73 @@ impl Default for Settings {
     }
 }
 
-/// Hash size used for `setoption hashsize 0` ("choose for me"), in megabytes.
-const AUTO_HASH_MB: u64 = 16;
+/// Engine options UCCI announces under its own lower-case names (`hashsize` and `threads` take
+/// 0 for "choose for me", so their ranges start at 0).
+const ENGINE_NAMES: &[(&str, OptionId)] = &[
+    ("hashsize", OptionId::Hash),
+    ("threads", OptionId::Threads),
+    ("evaluation", OptionId::Evaluation),
+    ("evalfile", OptionId::EvalFile),
+    ("repetitionrule", OptionId::RepetitionRule),
+];
 
-/// Accept a draw offer when the score (centipawns, our view) is at most this.
-const ACCEPT_DRAW_AT_MOST: i32 = 0;
-/// Plies without a capture after which a game counts as blocked.
-const BLOCKED_PLIES: u32 = 60;
-/// In a blocked game, accept and offer draws when the score is at most this.
-const BLOCKED_DRAW_AT_MOST: i32 = 30;
+/// A spin option's (default, max) from the engine's table.
+fn spin(id: OptionId) -> (i64, i64) {
+    let (default, _, max) = OptionSpec::of(id)
+        .spin()
+        .expect("hash and threads are spin options");
+    (default, max)
+}
 
-fn engine_spin(name: &str) -> (i64, i64, i64) {
-    match OptionSpec::find(Engine::options(), name).map(|o| &o.kind) {
-        Some(OptionKind::Spin { default, min, max }) => (*default, *min, *max),
-        _ => (1, 1, 1),
+/// An `option` line for an engine option under its UCCI name.
+fn option_line(name: &str, spec: &OptionSpec) -> String {
+    match &spec.kind {
+        OptionKind::Spin { default, max, .. } => {
+            format!("option {name} type spin min 0 max {max} default {default}")
+        }
+        OptionKind::Check { default } => format!("option {name} type check default {default}"),
+        OptionKind::Combo { default, values } => {
+            let vars: Vec<String> = values.iter().map(|v| format!("var {v}")).collect();
+            format!(
+                "option {name} type combo {} default {default}",
+                vars.join(" ")
+            )
+        }
+        OptionKind::Button => format!("option {name} type button"),
+        OptionKind::Text { default } => format!("option {name} type string default {default}"),
     }
 }
 
 /// The answer to `ucci`: `id` lines, `option` lines and `ucciok`.
-pub(super) fn handshake() -> Vec<String> {
-    let (hash, _, hash_max) = engine_spin("Hash");
-    let (threads, _, threads_max) = engine_spin("Threads");
+fn handshake() -> Vec<String> {
+    let engine_line = |name: &str| {
+        let (_, id) = ENGINE_NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .expect("a UCCI name of an engine option");
+        option_line(name, OptionSpec::of(*id))
+    };
     vec![
         "id name xq".to_string(),
         format!("id version {}", env!("CARGO_PKG_VERSION")),
         "id author the xq authors".to_string(),
         "option usemillisec type check default true".to_string(),
-        format!("option hashsize type spin min 0 max {hash_max} default {hash}"),
-        format!("option threads type spin min 0 max {threads_max} default {threads}"),
+        engine_line("hashsize"),
+        engine_line("threads"),
         "option ponder type check default false".to_string(),
         "option batch type check default false".to_string(),
         "option debug type check default false".to_string(),
         "option newgame type button".to_string(),
-        "option evaluation type combo var nnue var handcrafted default nnue".to_string(),
-        "option evalfile type string default <embedded>".to_string(),
-        "option repetitionrule type combo var wxf var check-only default wxf".to_string(),
+        engine_line("evaluation"),
+        engine_line("evalfile"),
+        engine_line("repetitionrule"),
         "ucciok".to_string(),
     ]
 }
 
-/// Reads one UCCI line.
-pub(super) fn parse(line: &str, ctx: &Context) -> Result<Command, CommandError> {
-    parse_words(line, ctx).map_err(|e| match e {
+/// Reads one UCCI line; times are milliseconds if `millis`, else seconds.
+fn parse(line: &str, millis: bool) -> Result<Command, CommandError> {
+    parse_words(line, millis).map_err(|e| match e {
         // UCCI has no `Ranks` option to point to.
         CommandError::MoveText { error, .. } => CommandError::MoveText {
             error,
@@ -91,7 +117,7 @@ pub(super) fn parse(line: &str, ctx: &Context) -> Result<Command, CommandError> 
     })
 }
 
-fn parse_words(line: &str, ctx: &Context) -> Result<Command, CommandError> {
+fn parse_words(line: &str, millis: bool) -> Result<Command, CommandError> {
     let words: Vec<&str> = line.split_ascii_whitespace().collect();
     let Some((&first, rest)) = words.split_first() else {
         return Err(CommandError::Unknown(String::new()));
@@ -106,7 +132,7 @@ fn parse_words(line: &str, ctx: &Context) -> Result<Command, CommandError> {
             RankStyle::ZeroToNine,
         )?)),
         "banmoves" => Ok(Command::BanMoves(parse_moves(rest, RankStyle::ZeroToNine)?)),
-        "go" => Ok(Command::Go(parse_go(rest, ctx)?)),
+        "go" => Ok(Command::Go(parse_go(rest, millis)?)),
         "ponderhit" => match rest {
             [] => Ok(Command::PonderHit { draw: false }),
             ["draw"] => Ok(Command::PonderHit { draw: true }),
@@ -156,9 +182,9 @@ fn parse_setoption(words: &[&str]) -> Result<Command, CommandError> {
 
 /// `go [ponder|draw] depth <d>|infinite | nodes <n> | time <t> [movestogo <m>|increment <i>]
 /// [opptime <t> [oppmovestogo <m>|oppincrement <i>]]`, keywords in any order.
-fn parse_go(words: &[&str], ctx: &Context) -> Result<Go, CommandError> {
+fn parse_go(words: &[&str], millis: bool) -> Result<Go, CommandError> {
     const C: &str = "go";
-    let unit = if ctx.millis {
+    let unit = if millis {
         Duration::from_millis(1)
     } else {
         Duration::from_secs(1)
@@ -294,8 +320,8 @@ fn parse_combo(name: &str, value: Option<&str>, values: &[&str]) -> Result<(), C
 }
 
 /// Carries out `setoption`; `Ok(Some(text))` is a note for the client.
-pub(super) fn set_option(
-    s: &mut Settings,
+fn set_option(
+    s: &mut Ucci,
     engine: &mut Engine,
     name: &str,
     value: Option<&str>,
@@ -308,28 +334,34 @@ pub(super) fn set_option(
         "debug" => s.debug = parse_check(key, value)?,
         "ponder" => s.ponder = parse_check(key, value)?,
         "hashsize" => {
-            let (_, _, max) = engine_spin("Hash");
+            // 0 asks for the engine's default size.
+            let (default, max) = spin(OptionId::Hash);
             let mb = match parse_spin(key, value, max)? {
-                0 => AUTO_HASH_MB,
+                0 => default as u64,
                 mb => mb,
             };
-            check_hash_size(mb)?;
-            engine.set_option("Hash", &mb.to_string())?;
+            engine.apply(EngineOption::Hash(mb as usize))?;
         }
         "threads" => {
-            let (_, _, max) = engine_spin("Threads");
+            // 0 asks for one thread per core.
+            let (_, max) = spin(OptionId::Threads);
             let n = match parse_spin(key, value, max)? {
                 0 => std::thread::available_parallelism()
                     .map_or(1, |n| n.get() as u64)
                     .min(max as u64),
                 n => n,
             };
-            engine.set_option("Threads", &n.to_string())?;
+            engine.apply(EngineOption::Threads(n as usize))?;
         }
         "newgame" => engine.new_game(),
-        "evalfile" => engine.set_option("EvalFile", value.unwrap_or(""))?,
-        "evaluation" => engine.set_option("Evaluation", value.unwrap_or(""))?,
-        "repetitionrule" => engine.set_option("RepetitionRule", value.unwrap_or(""))?,
+        "evalfile" | "evaluation" | "repetitionrule" => {
+            let id = ENGINE_NAMES
+                .iter()
+                .find(|(n, _)| *n == key)
+                .map(|&(_, id)| id)
+                .expect("a UCCI name of an engine option");
+            engine.set_option(OptionSpec::of(id).name, value.unwrap_or(""))?;
+        }
         "promotion" => {
             if parse_check(key, value)? {
                 return Ok(Some(
@@ -363,7 +395,7 @@ pub(super) fn set_option(
 
 /// A score as UCCI prints it: a bare integer where a horse or cannon is about 100, and mates as
 /// 10000 minus the plies to mate (ElephantEye's convention: beyond 9800 a mate was found).
-pub(super) fn score_value(score: Score) -> i32 {
+fn score_value(score: Score) -> i32 {
     let v = score.0;
     if v >= MATE_BOUND {
         10_000 - (MATE - v).min(10_000)
@@ -376,7 +408,7 @@ pub(super) fn score_value(score: Score) -> i32 {
 }
 
 /// An `info` line for one completed depth.
-pub(super) fn info_line(info: &SearchInfo) -> String {
+fn info_line(info: &SearchInfo) -> String {
     let mut line = format!(
         "info depth {} score {} time {} nodes {}",
         info.depth,
@@ -386,28 +418,14 @@ pub(super) fn info_line(info: &SearchInfo) -> String {
     );
     if !info.pv.is_empty() {
         line.push_str(" pv ");
-        line.push_str(&pv_text(info, RankStyle::ZeroToNine));
+        line.push_str(&moves_text(&info.pv, RankStyle::ZeroToNine));
     }
     line
 }
 
-/// The answer to `go depth 0`.
-pub(super) fn static_eval_line(cp: i32) -> String {
-    format!("info depth 0 score {}", score_value(Score(cp)))
-}
-
-/// An `info message` line.
-pub(super) fn message_line(text: &str) -> String {
-    format!("info message {text}")
-}
-
 /// The line ending a search: `bestmove <m> [ponder <p>] [draw|resign]`, or `nobestmove` when
 /// there is no legal (or no unbanned) move.
-pub(super) fn best_move_line(
-    result: &SearchResult,
-    ponder: Option<Move>,
-    active: &Active,
-) -> String {
+fn best_move_line(result: &SearchResult, ponder: Option<Move>, offer: Offer) -> String {
     let Some(best) = result.best else {
         return "nobestmove".to_string();
     };
@@ -416,82 +434,106 @@ pub(super) fn best_move_line(
         line.push_str(" ponder ");
         line.push_str(&p.text(RankStyle::ZeroToNine));
     }
-    match verdict(
-        active.last_score,
-        active.root.halfmoves(),
-        active.draw_offered,
-    ) {
-        Verdict::Play => {}
-        Verdict::Draw => line.push_str(" draw"),
-        Verdict::Resign => line.push_str(" resign"),
+    match offer {
+        Offer::Play => {}
+        Offer::Draw => line.push_str(" draw"),
+        Offer::Resign => line.push_str(" resign"),
     }
     line
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Verdict {
-    Play,
-    Draw,
-    Resign,
-}
-
-/// What to add to the move. Resign only when the search has proved a mate against us; accept an
-/// offered draw when we are not better (or barely, in a blocked game); offer a draw in a blocked
-/// game that we do not lead.
-fn verdict(score: Option<Score>, quiet_plies: u32, draw_offered: bool) -> Verdict {
-    let Some(score) = score else {
-        return Verdict::Play;
-    };
-    if score.0 <= -MATE_BOUND {
-        return Verdict::Resign;
-    }
-    let blocked = quiet_plies >= BLOCKED_PLIES;
-    if draw_offered
-        && (score.0 <= ACCEPT_DRAW_AT_MOST || blocked && score.0 <= BLOCKED_DRAW_AT_MOST)
-    {
-        return Verdict::Draw;
-    }
-    if blocked && score.0.abs() <= BLOCKED_DRAW_AT_MOST {
-        return Verdict::Draw;
-    }
-    Verdict::Play
-}
-
 /// The answer to `probe`.
-pub(super) fn pophash_line(entry: Option<Entry>) -> String {
-    let Some(e) = entry else {
-        return "pophash".to_string();
-    };
+pub(super) fn pophash_line(probe: Option<HashProbe>) -> String {
     let mut line = "pophash".to_string();
-    if let Some(m) = e.mv {
+    let Some(p) = probe else {
+        return line;
+    };
+    if let Some(m) = p.best {
         line.push_str(&format!(" bestmove {}", m.text(RankStyle::ZeroToNine)));
     }
-    let v = score_value(Score::from_tt(e.score, 0));
-    let d = e.depth.max(0);
-    if matches!(e.bound, Bound::Lower | Bound::Exact) {
+    let (v, d) = (score_value(p.score), p.depth);
+    if p.lower_bound {
         line.push_str(&format!(" lowerbound {v} depth {d}"));
     }
-    if matches!(e.bound, Bound::Upper | Bound::Exact) {
+    if p.upper_bound {
         line.push_str(&format!(" upperbound {v} depth {d}"));
     }
     line
 }
 
+impl Dialect for Ucci {
+    fn parse(&self, line: &str, _side: Color) -> Result<Command, CommandError> {
+        parse(line, self.millis)
+    }
+
+    fn handshake(&self) -> Vec<String> {
+        handshake()
+    }
+
+    fn message(&self, text: &str) -> String {
+        format!("info message {text}")
+    }
+
+    fn set_option(
+        &mut self,
+        engine: &mut Engine,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<Option<String>, CommandError> {
+        set_option(self, engine, name, value)
+    }
+
+    fn ranks(&self) -> RankStyle {
+        RankStyle::ZeroToNine
+    }
+
+    fn info_line(&self, info: &SearchInfo) -> String {
+        info_line(info)
+    }
+
+    fn best_move_lines(
+        &self,
+        result: &SearchResult,
+        ponder: Option<Move>,
+        offer: Offer,
+    ) -> Vec<String> {
+        vec![best_move_line(result, ponder, offer)]
+    }
+
+    fn static_eval_lines(&self, cp: i32) -> Vec<String> {
+        vec![
+            format!("info depth 0 score {}", score_value(Score(cp))),
+            "nobestmove".to_string(),
+        ]
+    }
+
+    fn batch(&self) -> bool {
+        self.batch
+    }
+
+    fn debug(&self) -> bool {
+        self.debug
+    }
+
+    fn set_debug(&mut self, on: bool) {
+        self.debug = on;
+    }
+
+    fn idle_stop_answer(&self) -> Option<&'static str> {
+        Some("nobestmove")
+    }
+
+    fn farewell(&self) -> Option<&'static str> {
+        Some("bye")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::square::Color;
-
-    fn ctx(millis: bool) -> Context {
-        Context {
-            ranks: RankStyle::ZeroToNine,
-            millis,
-            side: Color::Red,
-        }
-    }
 
     fn go(line: &str, millis: bool) -> Result<Go, CommandError> {
-        match parse(line, &ctx(millis))? {
+        match parse(line, millis)? {
             Command::Go(g) => Ok(g),
             other => panic!("not a go: {other:?}"),
         }
@@ -531,27 +573,17 @@ mod tests {
     }
 
     #[test]
-    fn verdicts() {
-        assert_eq!(verdict(Some(Score::mated_in(4)), 0, false), Verdict::Resign);
-        assert_eq!(verdict(Some(Score(-50)), 0, true), Verdict::Draw);
-        assert_eq!(verdict(Some(Score(120)), 0, true), Verdict::Play);
-        assert_eq!(verdict(Some(Score(10)), 80, false), Verdict::Draw);
-        assert_eq!(verdict(Some(Score(10)), 10, false), Verdict::Play);
-        assert_eq!(verdict(None, 100, true), Verdict::Play);
-    }
-
-    #[test]
     fn setoption_forms() {
-        let c = parse("setoption hashsize 64", &ctx(true)).unwrap();
+        let c = parse("setoption hashsize 64", true).unwrap();
         assert!(
             matches!(c, Command::SetOption { ref name, value: Some(ref v) } if name == "hashsize" && v == "64")
         );
-        let c = parse("setoption newgame", &ctx(true)).unwrap();
+        let c = parse("setoption newgame", true).unwrap();
         assert!(matches!(c, Command::SetOption { value: None, .. }));
-        let c = parse("setoption name threads value 2", &ctx(true)).unwrap();
+        let c = parse("setoption name threads value 2", true).unwrap();
         assert!(
             matches!(c, Command::SetOption { ref name, value: Some(ref v) } if name == "threads" && v == "2")
         );
-        assert!(parse("setoption", &ctx(true)).is_err());
+        assert!(parse("setoption", true).is_err());
     }
 }

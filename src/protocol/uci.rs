@@ -2,22 +2,24 @@
 //! `bestmove (none)`), with the bare Cyclone `fen …`/`startpos …` lines that UCI2WB sends, and
 //! the `Ranks` option choosing between ranks 0–9 (the default) and 1–10 for all move text.
 
-use super::{
-    Command, CommandError, Context, Go, MAX_PERFT_DEPTH, check_hash_size, clip, expect_end,
-    parse_count, parse_move, parse_setup, parse_time, pv_text,
+use super::command::{Command, CommandError, Go};
+use super::dialect::Dialect;
+use super::words::{
+    clip, expect_end, moves_text, parse_count, parse_move, parse_setup, parse_time,
 };
-use crate::engine::Engine;
+use crate::engine::{Engine, MAX_PROTOCOL_PERFT, Offer};
 use crate::moves::{Move, RankStyle};
-use crate::options::{OptionKind, OptionSpec, OptionValue};
+use crate::options::{OptionError, OptionKind, OptionSpec, OptionValue};
+use crate::position::Position;
 use crate::search::score::Score;
 use crate::search::time::Clock;
 use crate::search::{SearchInfo, SearchResult};
-use crate::square::Color;
+use crate::square::{Color, Square};
 use std::time::Duration;
 
-/// Settings only UCI has.
+/// UCI, with the settings only it has.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(super) struct Settings {
+pub(super) struct Uci {
     /// Rank numbers in move text, for input and output.
     pub ranks: RankStyle,
     /// Add `wdl` to `info` lines.
@@ -31,15 +33,18 @@ pub(super) struct Settings {
 /// Options the UCI front end handles itself; the engine's own follow from `Engine::options`.
 const UCI_OPTIONS: &[OptionSpec] = &[
     OptionSpec {
+        id: None,
         name: "Ponder",
         kind: OptionKind::Check { default: false },
     },
     OptionSpec {
+        id: None,
         name: "UCI_ShowWDL",
         kind: OptionKind::Check { default: false },
     },
     // The default is listed first: some clients echo back the first value of a combo.
     OptionSpec {
+        id: None,
         name: "Ranks",
         kind: OptionKind::Combo {
             default: "0-9",
@@ -48,6 +53,7 @@ const UCI_OPTIONS: &[OptionSpec] = &[
     },
     // Only so that clients that require it find xiangqi; it never changes coordinates.
     OptionSpec {
+        id: None,
         name: "UCI_Variant",
         kind: OptionKind::Combo {
             default: "xiangqi",
@@ -86,7 +92,7 @@ fn option_line(spec: &OptionSpec) -> String {
 }
 
 /// The answer to `uci`: `id` lines, `option` lines and `uciok`.
-pub(super) fn handshake() -> Vec<String> {
+fn handshake() -> Vec<String> {
     let mut lines = vec![
         format!("id name xq {}", env!("CARGO_PKG_VERSION")),
         "id author the xq authors".to_string(),
@@ -96,8 +102,9 @@ pub(super) fn handshake() -> Vec<String> {
     lines
 }
 
-/// Reads one UCI line. Bare `fen …` and `startpos …` lines (the Cyclone form) are `position`.
-pub(super) fn parse(line: &str, ctx: &Context) -> Result<Command, CommandError> {
+/// Reads one UCI line with move text in `ranks`; `side` is the side to move. Bare `fen …` and
+/// `startpos …` lines (the Cyclone form) are `position`.
+fn parse(line: &str, ranks: RankStyle, side: Color) -> Result<Command, CommandError> {
     let words: Vec<&str> = line.split_ascii_whitespace().collect();
     let Some((&first, rest)) = words.split_first() else {
         return Err(CommandError::Unknown(String::new()));
@@ -107,11 +114,9 @@ pub(super) fn parse(line: &str, ctx: &Context) -> Result<Command, CommandError> 
         "isready" => expect_end("isready", rest, Command::IsReady),
         "ucinewgame" => expect_end("ucinewgame", rest, Command::NewGame),
         "setoption" => parse_setoption(rest),
-        "position" => Ok(Command::Position(parse_setup("position", rest, ctx.ranks)?)),
-        "fen" | "startpos" => Ok(Command::Position(parse_setup(
-            "position", &words, ctx.ranks,
-        )?)),
-        "go" => Ok(Command::Go(parse_go(rest, ctx)?)),
+        "position" => Ok(Command::Position(parse_setup("position", rest, ranks)?)),
+        "fen" | "startpos" => Ok(Command::Position(parse_setup("position", &words, ranks)?)),
+        "go" => Ok(Command::Go(parse_go(rest, ranks, side)?)),
         "stop" => expect_end("stop", rest, Command::Stop),
         "ponderhit" => expect_end("ponderhit", rest, Command::PonderHit { draw: false }),
         "quit" => expect_end("quit", rest, Command::Quit),
@@ -184,7 +189,7 @@ const GO_KEYWORDS: &[&str] = &[
 
 /// `go [searchmoves …] [ponder] [wtime] [btime] [winc] [binc] [movestogo] [depth] [nodes]
 /// [movetime] [infinite] [perft]`. `wtime` and `winc` are Red's.
-fn parse_go(words: &[&str], ctx: &Context) -> Result<Go, CommandError> {
+fn parse_go(words: &[&str], ranks: RankStyle, side: Color) -> Result<Go, CommandError> {
     const C: &str = "go";
     let ms = Duration::from_millis(1);
     let mut go = Go::default();
@@ -207,10 +212,10 @@ fn parse_go(words: &[&str], ctx: &Context) -> Result<Go, CommandError> {
             "searchmoves" => {
                 i -= 1;
                 while let Some(w) = words.get(i).filter(|w| !GO_KEYWORDS.contains(w)) {
-                    go.search_moves.push(parse_move(w, ctx.ranks)?);
+                    go.limits.search_moves.push(parse_move(w, ranks)?);
                     i += 1;
                 }
-                if go.search_moves.is_empty() {
+                if go.limits.search_moves.is_empty() {
                     return Err(CommandError::MissingValue {
                         command: C,
                         keyword: word.into(),
@@ -245,9 +250,9 @@ fn parse_go(words: &[&str], ctx: &Context) -> Result<Go, CommandError> {
             "movetime" => go.limits.movetime = Some(parse_time(word, value, C, ms)?),
             "perft" => {
                 let depth = parse_count(word, value, C, u32::MAX as u64)? as u32;
-                if depth > MAX_PERFT_DEPTH {
+                if depth > MAX_PROTOCOL_PERFT {
                     return Err(CommandError::Unsupported(format!(
-                        "go perft: at most depth {MAX_PERFT_DEPTH} here; for deeper counts run `xq perft {depth}`"
+                        "go perft: at most depth {MAX_PROTOCOL_PERFT} here; for deeper counts run `xq perft {depth}`"
                     )));
                 }
                 go.perft = Some(depth);
@@ -265,7 +270,7 @@ fn parse_go(words: &[&str], ctx: &Context) -> Result<Go, CommandError> {
             }
         }
     }
-    let (ours, inc, ours_name) = match ctx.side {
+    let (ours, inc, ours_name) = match side {
         Color::Red => (wtime, winc, "wtime"),
         Color::Black => (btime, binc, "btime"),
     };
@@ -288,45 +293,53 @@ fn parse_go(words: &[&str], ctx: &Context) -> Result<Go, CommandError> {
     Ok(go)
 }
 
-/// Carries out `setoption`; `Ok(Some(text))` is a note for the client.
-pub(super) fn set_option(
-    s: &mut Settings,
-    engine: &mut Engine,
-    name: &str,
-    value: Option<&str>,
-) -> Result<Option<String>, CommandError> {
-    let text = value.unwrap_or("");
-    if let Some(spec) = OptionSpec::find(UCI_OPTIONS, name) {
-        let v = spec.parse(text)?;
-        match (spec.name, v) {
-            ("Ponder", OptionValue::Bool(b)) => s.ponder = b,
-            ("UCI_ShowWDL", OptionValue::Bool(b)) => s.show_wdl = b,
-            ("Ranks", OptionValue::Text(t)) => {
-                s.ranks = if t == "1-10" {
-                    RankStyle::OneToTen
-                } else {
-                    RankStyle::ZeroToNine
-                };
-            }
-            _ => {}
-        }
+/// A setting only the UCI front end has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum UciOption {
+    Ponder(bool),
+    ShowWdl(bool),
+    Ranks(RankStyle),
+    /// `UCI_Variant`, which has one value and changes nothing.
+    Variant,
+}
+
+/// Reads a UCI front-end option; `Ok(None)` if `name` is none of them.
+fn parse_uci_option(name: &str, text: &str) -> Result<Option<UciOption>, OptionError> {
+    let Some(spec) = OptionSpec::find(UCI_OPTIONS, name) else {
         return Ok(None);
-    }
-    if name.trim().eq_ignore_ascii_case("Hash") {
-        // Validate first, then refuse sizes that would not fit in memory.
-        if let Some(spec) = OptionSpec::find(Engine::options(), "Hash")
-            && let OptionValue::Int(mb) = spec.parse(text)?
-        {
-            check_hash_size(mb as u64)?;
+    };
+    let option = match (spec.name, spec.parse(text)?) {
+        ("Ponder", OptionValue::Bool(b)) => UciOption::Ponder(b),
+        ("UCI_ShowWDL", OptionValue::Bool(b)) => UciOption::ShowWdl(b),
+        ("Ranks", OptionValue::Text(t)) if t == "1-10" => UciOption::Ranks(RankStyle::OneToTen),
+        ("Ranks", OptionValue::Text(_)) => UciOption::Ranks(RankStyle::ZeroToNine),
+        ("UCI_Variant", _) => UciOption::Variant,
+        (name, value) => {
+            return Err(OptionError::BadValue {
+                name: name.to_string(),
+                value: format!("{value:?}"),
+                expected: format!("a value of type {:?}", spec.kind),
+            });
         }
+    };
+    Ok(Some(option))
+}
+
+/// Carries out `setoption`: the front end's own options here, the rest by the engine.
+fn set_option(s: &mut Uci, engine: &mut Engine, name: &str, text: &str) -> Result<(), OptionError> {
+    match parse_uci_option(name, text)? {
+        Some(UciOption::Ponder(b)) => s.ponder = b,
+        Some(UciOption::ShowWdl(b)) => s.show_wdl = b,
+        Some(UciOption::Ranks(r)) => s.ranks = r,
+        Some(UciOption::Variant) => {}
+        None => engine.set_option(name, text)?,
     }
-    engine.set_option(name, text)?;
-    Ok(None)
+    Ok(())
 }
 
 /// Win, draw and loss chances in per mille for the side to move, from a score: a logistic model
 /// where an even score is mostly a draw and about two pawns is an even chance of winning.
-pub(super) fn wdl(score: Score) -> (u32, u32, u32) {
+fn wdl(score: Score) -> (u32, u32, u32) {
     if let Some(m) = score.mate_moves() {
         return if m > 0 { (1000, 0, 0) } else { (0, 0, 1000) };
     }
@@ -340,7 +353,7 @@ pub(super) fn wdl(score: Score) -> (u32, u32, u32) {
 }
 
 /// An `info` line for one completed depth and line.
-pub(super) fn info_line(info: &SearchInfo, s: &Settings) -> String {
+fn info_line(info: &SearchInfo, s: &Uci) -> String {
     let ms = info.time.as_millis();
     let nps = (info.nodes as u128 * 1000).checked_div(ms).unwrap_or(0);
     let mut line = format!(
@@ -357,18 +370,14 @@ pub(super) fn info_line(info: &SearchInfo, s: &Settings) -> String {
     ));
     if !info.pv.is_empty() {
         line.push_str(" pv ");
-        line.push_str(&pv_text(info, s.ranks));
+        line.push_str(&moves_text(&info.pv, s.ranks));
     }
     line
 }
 
 /// The lines ending a search: `bestmove <m> [ponder <p>]`, or with no legal move
 /// `info depth 0 score mate 0` and `bestmove (none)`.
-pub(super) fn best_move_lines(
-    result: &SearchResult,
-    ponder: Option<Move>,
-    s: &Settings,
-) -> Vec<String> {
+fn best_move_lines(result: &SearchResult, ponder: Option<Move>, s: &Uci) -> Vec<String> {
     let Some(best) = result.best else {
         return vec![
             "info depth 0 score mate 0".to_string(),
@@ -388,20 +397,111 @@ pub(super) fn string_line(text: &str) -> String {
     format!("info string {text}")
 }
 
+/// The answer to `d`: the board as text, Black at the top, with file letters and rank numbers,
+/// then the FEN, the key and the checking pieces.
+pub(super) fn board_lines(pos: &Position, ranks: RankStyle) -> Vec<String> {
+    let mut lines = Vec::new();
+    for rank in (0..10u8).rev() {
+        let label = match ranks {
+            RankStyle::ZeroToNine => rank as u32,
+            RankStyle::OneToTen => rank as u32 + 1,
+        };
+        let mut row = format!("{label:>2} ");
+        for file in 0..9u8 {
+            let c = Square::from_coords(file as i32, rank as i32)
+                .and_then(|s| pos.piece_at(s))
+                .map_or('.', |p| p.fen_char());
+            row.push(' ');
+            row.push(c);
+        }
+        lines.push(row);
+    }
+    lines.push("    a b c d e f g h i".to_string());
+    lines.push(format!("Fen: {pos}"));
+    lines.push(format!("Key: {:016X}", pos.key()));
+    let checkers: Vec<String> = pos
+        .checkers()
+        .into_iter()
+        .map(|sq| sq.to_string())
+        .collect();
+    lines.push(format!("Checkers: {}", checkers.join(" ")));
+    lines
+}
+
+impl Dialect for Uci {
+    fn parse(&self, line: &str, side: Color) -> Result<Command, CommandError> {
+        parse(line, self.ranks, side)
+    }
+
+    fn handshake(&self) -> Vec<String> {
+        handshake()
+    }
+
+    fn message(&self, text: &str) -> String {
+        string_line(text)
+    }
+
+    fn set_option(
+        &mut self,
+        engine: &mut Engine,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<Option<String>, CommandError> {
+        set_option(self, engine, name, value.unwrap_or(""))?;
+        Ok(None)
+    }
+
+    fn ranks(&self) -> RankStyle {
+        self.ranks
+    }
+
+    fn info_line(&self, info: &SearchInfo) -> String {
+        info_line(info, self)
+    }
+
+    fn best_move_lines(
+        &self,
+        result: &SearchResult,
+        ponder: Option<Move>,
+        _offer: Offer,
+    ) -> Vec<String> {
+        best_move_lines(result, ponder, self)
+    }
+
+    fn static_eval_lines(&self, cp: i32) -> Vec<String> {
+        vec![
+            format!("info depth 0 score {}", Score(cp)),
+            "bestmove (none)".to_string(),
+        ]
+    }
+
+    fn batch(&self) -> bool {
+        false
+    }
+
+    fn debug(&self) -> bool {
+        self.debug
+    }
+
+    fn set_debug(&mut self, on: bool) {
+        self.debug = on;
+    }
+
+    fn idle_stop_answer(&self) -> Option<&'static str> {
+        None
+    }
+
+    fn farewell(&self) -> Option<&'static str> {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn ctx(side: Color, ranks: RankStyle) -> Context {
-        Context {
-            ranks,
-            millis: true,
-            side,
-        }
-    }
-
     fn go(line: &str, side: Color) -> Result<Go, CommandError> {
-        match parse(line, &ctx(side, RankStyle::ZeroToNine))? {
+        match parse(line, RankStyle::ZeroToNine, side)? {
             Command::Go(g) => Ok(g),
             other => panic!("not a go: {other:?}"),
         }
@@ -435,7 +535,7 @@ mod tests {
     #[test]
     fn go_forms() {
         let g = go("go searchmoves h2e2 b0c2 depth 3", Color::Red).unwrap();
-        assert_eq!((g.search_moves.len(), g.limits.depth), (2, Some(3)));
+        assert_eq!((g.limits.search_moves.len(), g.limits.depth), (2, Some(3)));
         assert!(go("go infinite", Color::Red).unwrap().limits.infinite);
         assert!(
             go("go ponder movetime 100", Color::Red)
@@ -451,21 +551,16 @@ mod tests {
 
     #[test]
     fn options_and_cyclone_lines() {
-        let c = ctx(Color::Red, RankStyle::ZeroToNine);
-        let cmd = parse("setoption name Move Overhead value 50", &c).unwrap();
+        let parse = |line| parse(line, RankStyle::ZeroToNine, Color::Red);
+        let cmd = parse("setoption name Move Overhead value 50").unwrap();
         assert!(
             matches!(cmd, Command::SetOption { ref name, value: Some(ref v) } if name == "Move Overhead" && v == "50")
         );
-        let cmd = parse(
-            "fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r moves h2e2",
-            &c,
-        )
-        .unwrap();
+        let cmd =
+            parse("fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r moves h2e2")
+                .unwrap();
         assert!(matches!(cmd, Command::Position(ref s) if s.moves.len() == 1));
-        assert!(matches!(
-            parse("startpos", &c).unwrap(),
-            Command::Position(_)
-        ));
+        assert!(matches!(parse("startpos").unwrap(), Command::Position(_)));
         let ranks = handshake()
             .into_iter()
             .find(|l| l.contains("Ranks"))

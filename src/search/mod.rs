@@ -15,7 +15,7 @@ use ordering::{Heuristics, MAX_PLY};
 use score::Score;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use time::{Deadlines, Limits};
+use time::{Budget, Limits, MoveClock};
 use tt::TranspositionTable;
 
 /// Settings of one search.
@@ -23,7 +23,8 @@ use tt::TranspositionTable;
 pub struct SearchConfig {
     /// How many best lines to report.
     pub multipv: usize,
-    /// Time kept back for communication.
+    /// Time kept back for communication (none unless set; the engine sets it from its
+    /// `Move Overhead` option).
     pub move_overhead: Duration,
     /// Number of threads.
     pub threads: usize,
@@ -35,7 +36,7 @@ impl Default for SearchConfig {
     fn default() -> SearchConfig {
         SearchConfig {
             multipv: 1,
-            move_overhead: Duration::from_millis(30),
+            move_overhead: Duration::ZERO,
             threads: 1,
             eval: EvalChoice::default(),
         }
@@ -83,8 +84,10 @@ pub struct SearchResult {
 pub struct Signals {
     /// Set to stop at once.
     pub stop: AtomicBool,
-    /// Set while pondering: deadlines do not apply until cleared.
+    /// Set while pondering: the search answers only after `ponderhit` (or `stop`).
     pub pondering: AtomicBool,
+    /// When the move's clock started: at the search's start, or at `ponderhit`.
+    pub clock: MoveClock,
     /// Nodes searched by all threads.
     pub nodes: AtomicU64,
 }
@@ -107,7 +110,8 @@ pub struct Searcher<'a> {
     pub(crate) signals: &'a Signals,
     pub(crate) heur: Box<Heuristics>,
     pub(crate) limits: Limits,
-    pub(crate) deadlines: Deadlines,
+    pub(crate) budget: Budget,
+    pub(crate) start: Instant,
     pub(crate) config: SearchConfig,
     pub(crate) nodes: u64,
     pub(crate) reported_nodes: u64,
@@ -140,6 +144,7 @@ impl<'a> Searcher<'a> {
         let root_moves: Vec<RootMove> = legal_moves(history.position())
             .into_iter()
             .filter(|m| !banned.contains(m))
+            .filter(|m| limits.search_moves.is_empty() || limits.search_moves.contains(m))
             .map(|mv| RootMove {
                 mv,
                 score: -score::INFINITE,
@@ -147,7 +152,7 @@ impl<'a> Searcher<'a> {
                 pv: vec![mv],
             })
             .collect();
-        let deadlines = Deadlines::new(&limits, config.move_overhead, start);
+        let budget = Budget::new(&limits, config.move_overhead);
         let eval = Evaluator::new(&config.eval, history.position());
         Searcher {
             history,
@@ -157,7 +162,8 @@ impl<'a> Searcher<'a> {
             signals,
             heur,
             limits,
-            deadlines,
+            budget,
+            start,
             config,
             nodes: 0,
             reported_nodes: 0,
@@ -191,8 +197,7 @@ impl<'a> Searcher<'a> {
                 self.stopped = true;
             } else if self.main {
                 let over_nodes = self.limits.nodes.is_some_and(|n| total >= n);
-                let over_time = !self.signals.pondering.load(Ordering::Relaxed)
-                    && self.deadlines.hard.is_some_and(|h| Instant::now() >= h);
+                let over_time = self.signals.clock.past(self.budget.hard);
                 if over_nodes || over_time {
                     self.stopped = true;
                     self.signals.stop.store(true, Ordering::Relaxed);
@@ -252,7 +257,7 @@ impl<'a> Searcher<'a> {
                         multipv: i as u32 + 1,
                         score: Score(rm.score),
                         nodes: self.signals.nodes.load(Ordering::Relaxed),
-                        time: self.deadlines.start.elapsed(),
+                        time: self.start.elapsed(),
                         hashfull: self.tt.hashfull(),
                         pv: rm.pv.clone(),
                     });
@@ -271,12 +276,7 @@ impl<'a> Searcher<'a> {
     }
 
     fn time_to_stop_after_iteration(&self) -> bool {
-        if self.signals.pondering.load(Ordering::Relaxed) {
-            return false;
-        }
-        self.deadlines
-            .soft
-            .is_some_and(|soft| Instant::now() >= soft)
+        self.signals.clock.past(self.budget.soft)
     }
 }
 
@@ -294,6 +294,10 @@ pub fn search(
     report: &mut dyn FnMut(SearchInfo),
 ) -> SearchResult {
     let start = Instant::now();
+    if !limits.ponder {
+        // A ponder search's clock starts at `ponderhit`, which the engine signals.
+        signals.clock.start(start);
+    }
     tt.new_search();
     signals.nodes.store(0, Ordering::Relaxed);
     let threads = config.threads.max(1);

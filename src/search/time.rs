@@ -1,6 +1,9 @@
-//! Search limits and time management: turns a clock, a fixed time, nodes or depth into soft and
-//! hard deadlines.
+//! Search limits and time management: turns a clock or a fixed time into soft and hard budgets,
+//! counted from when the clock starts (the search's start, or `ponderhit` for a ponder search).
 
+use crate::moves::Move;
+use std::sync::LazyLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The side to move's clock.
@@ -29,51 +32,110 @@ pub struct Limits {
     pub infinite: bool,
     /// Pondering: no deadline until `ponderhit`.
     pub ponder: bool,
+    /// Only these root moves; empty means all.
+    pub search_moves: Vec<Move>,
 }
 
-/// Deadlines worked out from limits when a search starts.
-#[derive(Clone, Copy, Debug)]
-pub struct Deadlines {
-    /// When the search started.
-    pub start: Instant,
+impl Limits {
+    /// A search to `depth` plies and no other limit.
+    pub fn to_depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+}
+
+/// How long one move may take, counted from when its clock starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
     /// Do not start a new iteration after this.
-    pub soft: Option<Instant>,
+    pub soft: Option<Duration>,
     /// Stop at once after this.
-    pub hard: Option<Instant>,
+    pub hard: Option<Duration>,
 }
 
-impl Deadlines {
-    /// Works out deadlines; `overhead` is kept back for communication lag.
-    pub fn new(limits: &Limits, overhead: Duration, start: Instant) -> Deadlines {
-        // A ponder search gets the deadlines of a normal one: they apply from `ponderhit` on.
+impl Budget {
+    /// Works out the budget; `overhead` is kept back for communication lag. A ponder search gets
+    /// the budget of a normal one: its clock starts at `ponderhit`.
+    pub fn new(limits: &Limits, overhead: Duration) -> Budget {
         if limits.infinite {
-            return Deadlines {
-                start,
+            return Budget {
                 soft: None,
                 hard: None,
             };
         }
         if let Some(t) = limits.movetime {
             let t = t.saturating_sub(overhead).max(Duration::from_millis(1));
-            return Deadlines {
-                start,
-                soft: Some(start + t),
-                hard: Some(start + t),
+            return Budget {
+                soft: Some(t),
+                hard: Some(t),
             };
         }
-        let Some(clock) = limits.clock else {
-            return Deadlines {
-                start,
+        match limits.clock {
+            Some(clock) => {
+                let (soft, hard) = allocate(&clock, overhead);
+                Budget {
+                    soft: Some(soft),
+                    hard: Some(hard),
+                }
+            }
+            None => Budget {
                 soft: None,
                 hard: None,
-            };
-        };
-        let (soft, hard) = allocate(&clock, overhead);
-        Deadlines {
-            start,
-            soft: Some(start + soft),
-            hard: Some(start + hard),
+            },
         }
+    }
+}
+
+/// When a search's clock started, shared between the engine (which starts it at `ponderhit`) and
+/// the search threads (which read it). Not started while pondering.
+#[derive(Debug)]
+pub struct MoveClock {
+    /// Nanoseconds from a process-wide epoch, plus one; 0 while the clock has not started.
+    started: AtomicU64,
+}
+
+impl Default for MoveClock {
+    fn default() -> MoveClock {
+        // The epoch is fixed before any clock can start, so no start time precedes it.
+        LazyLock::force(&EPOCH);
+        MoveClock {
+            started: AtomicU64::new(0),
+        }
+    }
+}
+
+static EPOCH: LazyLock<Instant> = LazyLock::new(Instant::now);
+
+fn stamp(at: Instant) -> u64 {
+    at.saturating_duration_since(*EPOCH).as_nanos() as u64 + 1
+}
+
+impl MoveClock {
+    /// Starts the clock at `at`.
+    pub fn start(&self, at: Instant) {
+        self.started.store(stamp(at), Ordering::Relaxed);
+    }
+
+    /// Stops the clock until the next `start` (a ponder search).
+    pub fn reset(&self) {
+        self.started.store(0, Ordering::Relaxed);
+    }
+
+    /// Time on the clock so far; `None` while it has not started.
+    pub fn elapsed(&self) -> Option<Duration> {
+        match self.started.load(Ordering::Relaxed) {
+            0 => None,
+            t => Some(Duration::from_nanos(
+                stamp(Instant::now()).saturating_sub(t),
+            )),
+        }
+    }
+
+    /// Whether the clock has run past `limit`.
+    pub fn past(&self, limit: Option<Duration>) -> bool {
+        limit.is_some_and(|l| self.elapsed().is_some_and(|e| e >= l))
     }
 }
 
@@ -110,5 +172,19 @@ mod tests {
                 assert!(hard <= Duration::from_millis(ms / 2).max(Duration::from_millis(1)));
             }
         }
+    }
+
+    #[test]
+    fn the_clock_runs_only_once_started() {
+        let clock = MoveClock::default();
+        assert_eq!(clock.elapsed(), None);
+        assert!(!clock.past(Some(Duration::ZERO)));
+        std::thread::sleep(Duration::from_millis(60));
+        clock.start(Instant::now() - Duration::from_millis(50));
+        assert!(clock.past(Some(Duration::from_millis(40))));
+        assert!(!clock.past(Some(Duration::from_secs(3600))));
+        assert!(!clock.past(None));
+        clock.reset();
+        assert_eq!(clock.elapsed(), None);
     }
 }
