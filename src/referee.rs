@@ -8,7 +8,7 @@
 
 use crate::judge::{
     History, IllegalMove, RuleConfig, Ruling, Verdict, Violation, judge_at, judge_end_of_record,
-    occurrences,
+    losing_moves, occurrences,
 };
 use crate::movegen::no_legal_moves;
 use crate::moves::Move;
@@ -136,6 +136,12 @@ impl Adjudicator {
             });
         }
         Ok(self.decision.as_ref())
+    }
+
+    /// The moves of the side to move that would complete a repetition it loses (sent to UCCI
+    /// engines as `banmoves`).
+    pub fn losing_moves(&self) -> Vec<Move> {
+        losing_moves(&self.history, self.config.occurrences)
     }
 
     fn terminal_state(&self) -> Option<Decision> {

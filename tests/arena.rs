@@ -7,10 +7,10 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use xq::arena::client::EngineSpec;
 use xq::arena::game::{EndKind, GameRules, Limit, Outcome};
+use xq::arena::spec::EngineSpec;
 use xq::arena::stats::Points;
-use xq::arena::{GameReport, MatchConfig, MatchSummary, openings, run_match};
+use xq::arena::{MatchConfig, MatchGame, MatchSummary, openings, run_match};
 use xq::position::Position;
 use xq::square::Color;
 
@@ -77,12 +77,12 @@ fn setup(
         seed: None,
         sprt: None,
         ready_timeout: Duration::from_secs(2),
-        log: Some(xq::arena::client::TrafficLog::new(Box::new(log.clone()))),
+        log: Some(xq::arena::wire::TrafficLog::new(Box::new(log.clone()))),
     };
     (config, log)
 }
 
-fn play(config: &MatchConfig) -> (Vec<GameReport>, MatchSummary) {
+fn play(config: &MatchConfig) -> (Vec<MatchGame>, MatchSummary) {
     let mut reports = Vec::new();
     let summary = run_match(config, |r, _| reports.push(r.clone())).expect("the match runs");
     reports.sort_by_key(|r| r.number);

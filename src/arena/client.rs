@@ -3,219 +3,21 @@
 //! per process turns its output into lines on a channel, and every wait has a deadline, so a hung
 //! or dead engine is noticed instead of blocking the match.
 
+use super::spec::{EngineSpec, Protocol, TimeUnit};
+use super::wire::{
+    Choice, EngineScore, Event, TrafficLog, is_best_move, is_refusal, option_name, read_best_move,
+    read_info, read_lines,
+};
 use crate::fen;
 use crate::judge::History;
-use crate::moves::{Move, MoveTextError, RankStyle};
+use crate::moves::Move;
 use crate::position::Position;
 use std::fmt;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
-
-/// The protocol an engine speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Protocol {
-    /// UCCI 3.0: `ucci`, positions from the last capture, `banmoves`, times in seconds unless
-    /// `usemillisec` is on.
-    Ucci,
-    /// UCI with ranks 0–9 (Pikafish).
-    Uci,
-    /// UCI with ranks 1–10 (Fairy-Stockfish).
-    Uci1,
-}
-
-impl Protocol {
-    /// The rank numbering of its move text.
-    pub fn ranks(self) -> RankStyle {
-        match self {
-            Protocol::Uci1 => RankStyle::OneToTen,
-            Protocol::Ucci | Protocol::Uci => RankStyle::ZeroToNine,
-        }
-    }
-
-    /// The name used on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Protocol::Ucci => "ucci",
-            Protocol::Uci => "uci",
-            Protocol::Uci1 => "uci1",
-        }
-    }
-}
-
-/// Which unit UCCI clock values are sent in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TimeUnit {
-    /// Milliseconds if the engine announces `usemillisec` (we then switch it on), else seconds.
-    Auto,
-    /// Whole seconds, whatever the engine announces.
-    Seconds,
-    /// Milliseconds; `usemillisec` is switched on if announced. Some engines (Debian's
-    /// Fairy-Stockfish 11.1) read milliseconds without announcing the option.
-    Millis,
-}
-
-/// How to start and talk to one engine: `NAME=CMD[,proto=ucci|uci|uci1][,units=s|ms][,opt.K=V]…`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineSpec {
-    /// The name used in results and game records.
-    pub name: String,
-    /// The program to run.
-    pub program: String,
-    /// Its arguments.
-    pub args: Vec<String>,
-    /// The protocol.
-    pub protocol: Protocol,
-    /// The unit of UCCI clock values (ignored for UCI, which always uses milliseconds).
-    pub units: TimeUnit,
-    /// Options to set after the handshake, in order.
-    pub options: Vec<(String, String)>,
-}
-
-/// Why an engine specification could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SpecError {
-    /// The specification given.
-    pub spec: String,
-    /// What is wrong.
-    pub problem: String,
-}
-
-impl fmt::Display for SpecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "bad engine {:?}: {} (expected NAME=CMD[,proto=ucci|uci|uci1][,units=s|ms][,opt.K=V]...)",
-            self.spec, self.problem
-        )
-    }
-}
-
-impl std::error::Error for SpecError {}
-
-impl std::str::FromStr for EngineSpec {
-    type Err = SpecError;
-    fn from_str(s: &str) -> Result<EngineSpec, SpecError> {
-        let err = |problem: String| SpecError {
-            spec: s.to_string(),
-            problem,
-        };
-        let mut fields = s.split(',');
-        let head = fields.next().unwrap_or("");
-        let (name, cmd) = head
-            .split_once('=')
-            .ok_or_else(|| err("no '=' between the name and the command".into()))?;
-        let name = name.trim();
-        if name.is_empty() || name.contains(char::is_whitespace) {
-            return Err(err(format!("the name {name:?} must be one non-empty word")));
-        }
-        let mut words = split_command(cmd).map_err(err)?.into_iter();
-        let program = words
-            .next()
-            .ok_or_else(|| err("the command is empty".into()))?;
-        let mut spec = EngineSpec {
-            name: name.to_string(),
-            program,
-            args: words.collect(),
-            protocol: Protocol::Ucci,
-            units: TimeUnit::Auto,
-            options: Vec::new(),
-        };
-        for field in fields {
-            let (key, value) = field
-                .split_once('=')
-                .ok_or_else(|| err(format!("setting {field:?} has no '='")))?;
-            match key.trim() {
-                "proto" => {
-                    spec.protocol = match value.trim() {
-                        "ucci" => Protocol::Ucci,
-                        "uci" => Protocol::Uci,
-                        "uci1" => Protocol::Uci1,
-                        other => return Err(err(format!("unknown protocol {other:?}"))),
-                    }
-                }
-                "units" => {
-                    spec.units = match value.trim() {
-                        "auto" => TimeUnit::Auto,
-                        "s" => TimeUnit::Seconds,
-                        "ms" => TimeUnit::Millis,
-                        other => return Err(err(format!("unknown time unit {other:?}"))),
-                    }
-                }
-                k => match k.strip_prefix("opt.") {
-                    Some(option) if !option.is_empty() => {
-                        spec.options.push((option.to_string(), value.to_string()))
-                    }
-                    _ => return Err(err(format!("unknown setting {k:?}"))),
-                },
-            }
-        }
-        Ok(spec)
-    }
-}
-
-/// Splits a command line into words at blanks; single or double quotes group words.
-fn split_command(cmd: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut quote = None;
-    for c in cmd.chars() {
-        match quote {
-            Some(q) if c == q => quote = None,
-            Some(_) => word.push(c),
-            None if c == '\'' || c == '"' => {
-                quote = Some(c);
-                in_word = true;
-            }
-            None if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            None => {
-                word.push(c);
-                in_word = true;
-            }
-        }
-    }
-    if quote.is_some() {
-        return Err("unbalanced quote in the command".into());
-    }
-    if in_word {
-        words.push(word);
-    }
-    Ok(words)
-}
-
-/// Where engine traffic is logged: one line per message, with the time since the match began.
-#[derive(Clone)]
-pub struct TrafficLog {
-    sink: Arc<Mutex<Box<dyn Write + Send>>>,
-    origin: Instant,
-}
-
-impl TrafficLog {
-    /// A log writing to `sink`.
-    pub fn new(sink: Box<dyn Write + Send>) -> TrafficLog {
-        TrafficLog {
-            sink: Arc::new(Mutex::new(sink)),
-            origin: Instant::now(),
-        }
-    }
-
-    fn write(&self, who: &str, dir: &str, text: &str) {
-        let ms = self.origin.elapsed().as_millis();
-        if let Ok(mut sink) = self.sink.lock() {
-            let _ = writeln!(sink, "{ms:>9} {who} {dir} {text}");
-            let _ = sink.flush();
-        }
-    }
-}
 
 /// What went wrong with an engine process.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -309,47 +111,6 @@ impl fmt::Display for ClientError {
 
 impl std::error::Error for ClientError {}
 
-/// An evaluation reported by the engine, from the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    /// Centipawns (UCI) or the engine's own units (UCCI: 100 = a horse or cannon).
-    Cp(i32),
-    /// Mate in this many moves (negative: being mated).
-    Mate(i32),
-}
-
-impl Score {
-    /// A single number for thresholds: mates count as ±100 000.
-    pub fn value(self) -> i32 {
-        match self {
-            Score::Cp(v) => v,
-            Score::Mate(n) if n >= 0 => 100_000,
-            Score::Mate(_) => -100_000,
-        }
-    }
-}
-
-impl fmt::Display for Score {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Score::Cp(v) => write!(f, "{:+.2}", *v as f64 / 100.0),
-            Score::Mate(n) if *n >= 0 => write!(f, "+M{n}"),
-            Score::Mate(n) => write!(f, "-M{}", -n),
-        }
-    }
-}
-
-/// What the engine chose.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Choice {
-    /// A move in readable coordinates (not yet checked for legality).
-    Move(Move),
-    /// Text that is not a move in the engine's rank convention.
-    Unreadable(MoveTextError),
-    /// `nobestmove`, `bestmove (none)`, `bestmove 0000` or an empty `bestmove`.
-    NoMove,
-}
-
 /// The engine's answer to `go`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reply {
@@ -360,7 +121,7 @@ pub struct Reply {
     /// The engine resigned (`bestmove … resign`).
     pub resign: bool,
     /// The last score it reported during the search.
-    pub score: Option<Score>,
+    pub score: Option<EngineScore>,
     /// The last depth it reported.
     pub depth: Option<u32>,
     /// From sending `go` to reading the reply.
@@ -382,14 +143,6 @@ pub enum GoLimit {
     /// A depth per move.
     Depth(u32),
 }
-
-enum Event {
-    Line(String, Instant),
-    Closed,
-}
-
-/// The longest line we keep whole; longer output is split.
-const MAX_LINE: u64 = 1 << 16;
 
 /// A running engine process.
 pub struct Client {
@@ -433,28 +186,7 @@ impl Client {
                 error: "no pipes to the process".into(),
             });
         };
-        let (tx, events) = channel();
-        let reader = thread::Builder::new()
-            .name(format!("{} output", spec.name))
-            .spawn(move || {
-                let mut reader = BufReader::new(stdout);
-                let mut buf = Vec::new();
-                loop {
-                    buf.clear();
-                    match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut buf) {
-                        Ok(0) | Err(_) => {
-                            let _ = tx.send(Event::Closed);
-                            return;
-                        }
-                        Ok(_) => {
-                            let line = String::from_utf8_lossy(&buf).trim_end().to_string();
-                            if tx.send(Event::Line(line, Instant::now())).is_err() {
-                                return;
-                            }
-                        }
-                    }
-                }
-            });
+        let (events, reader) = read_lines(stdout, &spec.name);
         if let Err(e) = reader {
             let _ = child.kill();
             let _ = child.wait();
@@ -840,189 +572,4 @@ fn last_capture(history: &History, moves: &[Move]) -> usize {
         .rev()
         .find(|&i| history.position_at(i).captured(moves[i]).is_some())
         .map_or(0, |i| i + 1)
-}
-
-fn option_name(protocol: Protocol, line: &str) -> Option<String> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    match protocol {
-        Protocol::Ucci => words.get(1).map(|w| w.to_string()),
-        Protocol::Uci | Protocol::Uci1 => {
-            let start = words.iter().position(|&w| w == "name")? + 1;
-            let end = words
-                .iter()
-                .position(|&w| w == "type")
-                .unwrap_or(words.len());
-            (start < end).then(|| words[start..end].join(" "))
-        }
-    }
-}
-
-fn is_best_move(line: &str) -> bool {
-    matches!(
-        line.split_whitespace().next(),
-        Some("bestmove" | "nobestmove")
-    )
-}
-
-fn read_info(line: &str, score: &mut Option<Score>, depth: &mut Option<u32>) {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let mut i = 1;
-    while i < words.len() {
-        match words[i] {
-            // Everything after these is free text or a move list.
-            "string" | "pv" | "message" => return,
-            "depth" => {
-                if let Some(d) = words.get(i + 1).and_then(|w| w.parse().ok()) {
-                    *depth = Some(d);
-                }
-                i += 2;
-            }
-            "score" => {
-                let parsed = match words.get(i + 1) {
-                    Some(&"cp") => words.get(i + 2).and_then(|w| w.parse().ok()).map(Score::Cp),
-                    Some(&"mate") => words
-                        .get(i + 2)
-                        .and_then(|w| w.parse().ok())
-                        .map(Score::Mate),
-                    // UCCI: a bare number.
-                    Some(w) => w.parse().ok().map(Score::Cp),
-                    None => None,
-                };
-                if parsed.is_some() {
-                    *score = parsed;
-                }
-                i += 2;
-            }
-            _ => i += 1,
-        }
-    }
-}
-
-fn read_best_move(line: &str, ranks: RankStyle) -> (Choice, bool) {
-    let mut words = line.split_whitespace();
-    let resign = line.split_whitespace().skip(2).any(|w| w == "resign");
-    if words.next() == Some("nobestmove") {
-        return (Choice::NoMove, resign);
-    }
-    let choice = match words.next() {
-        None | Some("(none)" | "0000" | "none" | "null") => Choice::NoMove,
-        Some(text) => match Move::parse(text, ranks) {
-            Ok(m) => Choice::Move(m),
-            Err(e) => Choice::Unreadable(e),
-        },
-    };
-    (choice, resign)
-}
-
-/// Whether an engine's line refuses a `setoption`: the words engines use for an unknown option or
-/// a bad value (xq's `info string` / `info message` errors, Stockfish-family "No such option").
-fn is_refusal(line: &str) -> bool {
-    let lower = line.to_ascii_lowercase();
-    let is_info = lower.starts_with("info string") || lower.starts_with("info message");
-    lower.starts_with("no such option")
-        || (is_info
-            && [
-                "unknown option",
-                "ignored",
-                "is not",
-                "invalid",
-                "rejected",
-                "not supported",
-            ]
-            .iter()
-            .any(|w| lower.contains(w)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn specs() {
-        let s: EngineSpec =
-            "fs=/usr/games/fairy-stockfish,proto=uci1,opt.Hash=64,opt.Skill Level=3"
-                .parse()
-                .unwrap();
-        assert_eq!(s.name, "fs");
-        assert_eq!(s.program, "/usr/games/fairy-stockfish");
-        assert!(s.args.is_empty());
-        assert_eq!(s.protocol, Protocol::Uci1);
-        assert_eq!(
-            s.options,
-            vec![
-                ("Hash".into(), "64".into()),
-                ("Skill Level".into(), "3".into())
-            ]
-        );
-        let s: EngineSpec = "x=xq match --fake-engine 'script=a b',units=ms"
-            .parse()
-            .unwrap();
-        assert_eq!(s.args, vec!["match", "--fake-engine", "script=a b"]);
-        assert_eq!((s.protocol, s.units), (Protocol::Ucci, TimeUnit::Millis));
-        for bad in [
-            "",
-            "noequals",
-            "=cmd",
-            "a=",
-            "a=b,proto=xboard",
-            "a=b,foo=1",
-            "a=b,junk",
-            "a='b",
-        ] {
-            assert!(bad.parse::<EngineSpec>().is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn info_and_bestmove_lines() {
-        let (mut score, mut depth) = (None, None);
-        read_info(
-            "info depth 7 seldepth 9 multipv 1 score cp -144 upperbound nodes 4735 pv h7c7",
-            &mut score,
-            &mut depth,
-        );
-        assert_eq!((score, depth), (Some(Score::Cp(-144)), Some(7)));
-        read_info("info depth 8 score 35 pv h2e2", &mut score, &mut depth);
-        assert_eq!(score, Some(Score::Cp(35)));
-        read_info("info depth 9 score mate -3 nodes 5", &mut score, &mut depth);
-        assert_eq!((score, depth), (Some(Score::Mate(-3)), Some(9)));
-        read_info("info string depth 99 score 1", &mut score, &mut depth);
-        assert_eq!(depth, Some(9));
-        let h2e2: Move = "h2e2".parse().unwrap();
-        assert_eq!(
-            read_best_move("bestmove h2e2 ponder h9g7", RankStyle::ZeroToNine),
-            (Choice::Move(h2e2), false)
-        );
-        assert_eq!(
-            read_best_move("bestmove h3e3", RankStyle::OneToTen),
-            (Choice::Move(h2e2), false)
-        );
-        assert_eq!(
-            read_best_move("bestmove h2e2 resign", RankStyle::ZeroToNine),
-            (Choice::Move(h2e2), true)
-        );
-        assert_eq!(
-            read_best_move("bestmove (none)", RankStyle::ZeroToNine).0,
-            Choice::NoMove
-        );
-        assert_eq!(
-            read_best_move("nobestmove", RankStyle::ZeroToNine).0,
-            Choice::NoMove
-        );
-        assert!(matches!(
-            read_best_move("bestmove zz99", RankStyle::ZeroToNine).0,
-            Choice::Unreadable(_)
-        ));
-        assert_eq!(
-            option_name(
-                Protocol::Uci,
-                "option name Skill Level type spin default 20"
-            ),
-            Some("Skill Level".into())
-        );
-        assert_eq!(
-            option_name(Protocol::Ucci, "option usemillisec type check default true"),
-            Some("usemillisec".into())
-        );
-    }
 }

@@ -2,9 +2,11 @@
 //! (checkmate, stalemate, WXF repetition with 3 occurrences), the move-count draw, optional
 //! score-based adjudication, and losses for illegal moves, crashes, hangs and time.
 
-use super::client::{Choice, Client, ClientError, GoLimit, Protocol, Score};
+use super::client::{Client, ClientError, GoLimit};
 use super::openings::Opening;
-use crate::judge::{RuleConfig, Verdict, losing_moves};
+use super::spec::Protocol;
+use super::wire::{Choice, EngineScore};
+use crate::judge::{RuleConfig, Verdict};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::referee::{Adjudicator, Decision, Reason};
@@ -128,7 +130,7 @@ impl Outcome {
 
 /// A finished game.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
+pub struct PlayedGame {
     /// The engine names, Red first.
     pub names: [String; 2],
     /// Where the game starts (the opening's start, before the book moves).
@@ -144,18 +146,18 @@ pub struct GameRecord {
     /// The reason in words.
     pub detail: String,
     /// The score each move's engine reported (book moves: none).
-    pub scores: Vec<Option<Score>>,
+    pub scores: Vec<Option<EngineScore>>,
 }
 
-impl GameRecord {
+impl PlayedGame {
     /// A game lost before it began, because `loser`'s engine could not be made ready.
     pub fn forfeit(
         names: [String; 2],
         opening: &Opening,
         loser: Color,
         error: &ClientError,
-    ) -> GameRecord {
-        GameRecord {
+    ) -> PlayedGame {
+        PlayedGame {
             names: names.clone(),
             start: opening.start.clone(),
             moves: opening.moves.clone(),
@@ -180,9 +182,9 @@ struct ScoreWatch {
 }
 
 impl ScoreWatch {
-    fn update(&mut self, side: Color, score: Option<Score>, rules: &GameRules) {
+    fn update(&mut self, side: Color, score: Option<EngineScore>, rules: &GameRules) {
         let i = side.index();
-        let Some(v) = score.map(Score::value) else {
+        let Some(v) = score.map(EngineScore::value) else {
             *self = ScoreWatch {
                 losing: [0; 2],
                 winning: [0; 2],
@@ -236,14 +238,14 @@ impl ScoreWatch {
 
 /// Plays one game. Both clients must be ready for a new game (see [`Client::new_game`]);
 /// `clients` is Red's engine then Black's.
-pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> GameRecord {
+pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> PlayedGame {
     let names = [
         clients[0].spec().name.clone(),
         clients[1].spec().name.clone(),
     ];
     let mut adjudicator = Adjudicator::new(opening.start.clone(), RuleConfig::default());
     let mut since_capture = 0u32;
-    let mut record = GameRecord {
+    let mut record = PlayedGame {
         names: names.clone(),
         start: opening.start.clone(),
         moves: Vec::new(),
@@ -269,7 +271,7 @@ pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> 
         _ => [Duration::ZERO; 2],
     };
     let mut watch = ScoreWatch::default();
-    let finish = |mut record: GameRecord, outcome, end, detail| {
+    let finish = |mut record: PlayedGame, outcome, end, detail| {
         record.outcome = outcome;
         record.end = end;
         record.detail = detail;
@@ -302,7 +304,7 @@ pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> 
         let side = adjudicator.history().position().side_to_move();
         let client = &mut *clients[side.index()];
         let banned = if client.spec().protocol == Protocol::Ucci {
-            losing_moves(adjudicator.history(), adjudicator.config().occurrences)
+            adjudicator.losing_moves()
         } else {
             Vec::new()
         };

@@ -3,7 +3,7 @@
 //! the `Termination` tag and a closing comment.
 
 use super::client::is_start;
-use super::game::GameRecord;
+use super::game::PlayedGame;
 use crate::fen;
 use crate::moves::Move;
 use crate::square::Color;
@@ -54,7 +54,7 @@ fn quote(value: &str) -> String {
 }
 
 /// One game as PGN text, ending with a blank line.
-pub fn game_text(game: &GameRecord, round: u32, tags: &MatchTags) -> String {
+pub fn game_text(game: &PlayedGame, round: u32, tags: &MatchTags) -> String {
     let mut out = String::new();
     let mut tag = |name: &str, value: &str| {
         let _ = writeln!(out, "[{name} \"{}\"]", quote(value));
@@ -135,7 +135,7 @@ mod tests {
             .iter()
             .map(|m| m.parse().unwrap())
             .collect();
-        let game = GameRecord {
+        let game = PlayedGame {
             names: ["a".into(), "b \"q\"".into()],
             start: Position::startpos(),
             moves,

@@ -1,0 +1,223 @@
+//! Engine specifications for `xq match`: `NAME=COMMAND[,proto=ucci|uci|uci1][,units=…][,opt.K=V…]`
+//! read into the program, its arguments, its protocol and the options to set.
+
+use crate::moves::RankStyle;
+use std::fmt;
+
+/// The protocol an engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// UCCI 3.0: `ucci`, positions from the last capture, `banmoves`, times in seconds unless
+    /// `usemillisec` is on.
+    Ucci,
+    /// UCI with ranks 0–9 (Pikafish).
+    Uci,
+    /// UCI with ranks 1–10 (Fairy-Stockfish).
+    Uci1,
+}
+
+impl Protocol {
+    /// The rank numbering of its move text.
+    pub fn ranks(self) -> RankStyle {
+        match self {
+            Protocol::Uci1 => RankStyle::OneToTen,
+            Protocol::Ucci | Protocol::Uci => RankStyle::ZeroToNine,
+        }
+    }
+
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Ucci => "ucci",
+            Protocol::Uci => "uci",
+            Protocol::Uci1 => "uci1",
+        }
+    }
+}
+
+/// Which unit UCCI clock values are sent in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeUnit {
+    /// Milliseconds if the engine announces `usemillisec` (we then switch it on), else seconds.
+    Auto,
+    /// Whole seconds, whatever the engine announces.
+    Seconds,
+    /// Milliseconds; `usemillisec` is switched on if announced. Some engines (Debian's
+    /// Fairy-Stockfish 11.1) read milliseconds without announcing the option.
+    Millis,
+}
+
+/// How to start and talk to one engine: `NAME=CMD[,proto=ucci|uci|uci1][,units=s|ms][,opt.K=V]…`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// The name used in results and game records.
+    pub name: String,
+    /// The program to run.
+    pub program: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// The protocol.
+    pub protocol: Protocol,
+    /// The unit of UCCI clock values (ignored for UCI, which always uses milliseconds).
+    pub units: TimeUnit,
+    /// Options to set after the handshake, in order.
+    pub options: Vec<(String, String)>,
+}
+
+/// Why an engine specification could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecError {
+    /// The specification given.
+    pub spec: String,
+    /// What is wrong.
+    pub problem: String,
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "bad engine {:?}: {} (expected NAME=CMD[,proto=ucci|uci|uci1][,units=s|ms][,opt.K=V]...)",
+            self.spec, self.problem
+        )
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+impl std::str::FromStr for EngineSpec {
+    type Err = SpecError;
+    fn from_str(s: &str) -> Result<EngineSpec, SpecError> {
+        let err = |problem: String| SpecError {
+            spec: s.to_string(),
+            problem,
+        };
+        let mut fields = s.split(',');
+        let head = fields.next().unwrap_or("");
+        let (name, cmd) = head
+            .split_once('=')
+            .ok_or_else(|| err("no '=' between the name and the command".into()))?;
+        let name = name.trim();
+        if name.is_empty() || name.contains(char::is_whitespace) {
+            return Err(err(format!("the name {name:?} must be one non-empty word")));
+        }
+        let mut words = split_command(cmd).map_err(err)?.into_iter();
+        let program = words
+            .next()
+            .ok_or_else(|| err("the command is empty".into()))?;
+        let mut spec = EngineSpec {
+            name: name.to_string(),
+            program,
+            args: words.collect(),
+            protocol: Protocol::Ucci,
+            units: TimeUnit::Auto,
+            options: Vec::new(),
+        };
+        for field in fields {
+            let (key, value) = field
+                .split_once('=')
+                .ok_or_else(|| err(format!("setting {field:?} has no '='")))?;
+            match key.trim() {
+                "proto" => {
+                    spec.protocol = match value.trim() {
+                        "ucci" => Protocol::Ucci,
+                        "uci" => Protocol::Uci,
+                        "uci1" => Protocol::Uci1,
+                        other => return Err(err(format!("unknown protocol {other:?}"))),
+                    }
+                }
+                "units" => {
+                    spec.units = match value.trim() {
+                        "auto" => TimeUnit::Auto,
+                        "s" => TimeUnit::Seconds,
+                        "ms" => TimeUnit::Millis,
+                        other => return Err(err(format!("unknown time unit {other:?}"))),
+                    }
+                }
+                k => match k.strip_prefix("opt.") {
+                    Some(option) if !option.is_empty() => {
+                        spec.options.push((option.to_string(), value.to_string()))
+                    }
+                    _ => return Err(err(format!("unknown setting {k:?}"))),
+                },
+            }
+        }
+        Ok(spec)
+    }
+}
+
+/// Splits a command line into words at blanks; single or double quotes group words.
+fn split_command(cmd: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quote = None;
+    for c in cmd.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => word.push(c),
+            None if c == '\'' || c == '"' => {
+                quote = Some(c);
+                in_word = true;
+            }
+            None if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            None => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quote.is_some() {
+        return Err("unbalanced quote in the command".into());
+    }
+    if in_word {
+        words.push(word);
+    }
+    Ok(words)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs() {
+        let s: EngineSpec =
+            "fs=/usr/games/fairy-stockfish,proto=uci1,opt.Hash=64,opt.Skill Level=3"
+                .parse()
+                .unwrap();
+        assert_eq!(s.name, "fs");
+        assert_eq!(s.program, "/usr/games/fairy-stockfish");
+        assert!(s.args.is_empty());
+        assert_eq!(s.protocol, Protocol::Uci1);
+        assert_eq!(
+            s.options,
+            vec![
+                ("Hash".into(), "64".into()),
+                ("Skill Level".into(), "3".into())
+            ]
+        );
+        let s: EngineSpec = "x=xq match --fake-engine 'script=a b',units=ms"
+            .parse()
+            .unwrap();
+        assert_eq!(s.args, vec!["match", "--fake-engine", "script=a b"]);
+        assert_eq!((s.protocol, s.units), (Protocol::Ucci, TimeUnit::Millis));
+        for bad in [
+            "",
+            "noequals",
+            "=cmd",
+            "a=",
+            "a=b,proto=xboard",
+            "a=b,foo=1",
+            "a=b,junk",
+            "a='b",
+        ] {
+            assert!(bad.parse::<EngineSpec>().is_err(), "{bad}");
+        }
+    }
+}

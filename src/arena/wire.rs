@@ -1,0 +1,276 @@
+//! The line level of talking to an engine process: the reader thread that turns its output into
+//! timed lines, the traffic log, and the readers of the lines an engine sends (`option`, `info`,
+//! `bestmove`, refusals).
+
+use crate::arena::spec::Protocol;
+use crate::moves::{Move, MoveTextError, RankStyle};
+use std::fmt;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::ChildStdout;
+use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Instant;
+
+/// Where engine traffic is logged: one line per message, with the time since the match began.
+#[derive(Clone)]
+pub struct TrafficLog {
+    sink: Arc<Mutex<Box<dyn Write + Send>>>,
+    origin: Instant,
+}
+
+impl TrafficLog {
+    /// A log writing to `sink`.
+    pub fn new(sink: Box<dyn Write + Send>) -> TrafficLog {
+        TrafficLog {
+            sink: Arc::new(Mutex::new(sink)),
+            origin: Instant::now(),
+        }
+    }
+
+    /// Logs one message from or to `who`; `dir` is `>`, `<` or `x`.
+    pub(super) fn write(&self, who: &str, dir: &str, text: &str) {
+        let ms = self.origin.elapsed().as_millis();
+        if let Ok(mut sink) = self.sink.lock() {
+            let _ = writeln!(sink, "{ms:>9} {who} {dir} {text}");
+            let _ = sink.flush();
+        }
+    }
+}
+
+/// An evaluation reported by the engine, from the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineScore {
+    /// Centipawns (UCI) or the engine's own units (UCCI: 100 = a horse or cannon).
+    Cp(i32),
+    /// Mate in this many moves (negative: being mated).
+    Mate(i32),
+}
+
+impl EngineScore {
+    /// A single number for thresholds: mates count as ±100 000.
+    pub fn value(self) -> i32 {
+        match self {
+            EngineScore::Cp(v) => v,
+            EngineScore::Mate(n) if n >= 0 => 100_000,
+            EngineScore::Mate(_) => -100_000,
+        }
+    }
+}
+
+impl fmt::Display for EngineScore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineScore::Cp(v) => write!(f, "{:+.2}", *v as f64 / 100.0),
+            EngineScore::Mate(n) if *n >= 0 => write!(f, "+M{n}"),
+            EngineScore::Mate(n) => write!(f, "-M{}", -n),
+        }
+    }
+}
+
+/// What the engine chose.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// A move in readable coordinates (not yet checked for legality).
+    Move(Move),
+    /// Text that is not a move in the engine's rank convention.
+    Unreadable(MoveTextError),
+    /// `nobestmove`, `bestmove (none)`, `bestmove 0000` or an empty `bestmove`.
+    NoMove,
+}
+
+/// What the reader thread hands on.
+pub(super) enum Event {
+    Line(String, Instant),
+    Closed,
+}
+
+/// The longest line we keep whole; longer output is split.
+const MAX_LINE: u64 = 1 << 16;
+
+/// Starts a thread that turns the engine's output into lines on a channel, each with the time it
+/// arrived, and `Closed` when the output ends. Lines longer than `MAX_LINE` are split.
+pub(super) fn read_lines(
+    stdout: ChildStdout,
+    engine: &str,
+) -> (Receiver<Event>, std::io::Result<thread::JoinHandle<()>>) {
+    let (tx, events) = channel();
+    let reader = thread::Builder::new()
+        .name(format!("{engine} output"))
+        .spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => {
+                        let _ = tx.send(Event::Closed);
+                        return;
+                    }
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf).trim_end().to_string();
+                        if tx.send(Event::Line(line, Instant::now())).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+    (events, reader)
+}
+
+/// The name an `option` line announces.
+pub(super) fn option_name(protocol: Protocol, line: &str) -> Option<String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match protocol {
+        Protocol::Ucci => words.get(1).map(|w| w.to_string()),
+        Protocol::Uci | Protocol::Uci1 => {
+            let start = words.iter().position(|&w| w == "name")? + 1;
+            let end = words
+                .iter()
+                .position(|&w| w == "type")
+                .unwrap_or(words.len());
+            (start < end).then(|| words[start..end].join(" "))
+        }
+    }
+}
+
+/// Whether a line ends a search.
+pub(super) fn is_best_move(line: &str) -> bool {
+    matches!(
+        line.split_whitespace().next(),
+        Some("bestmove" | "nobestmove")
+    )
+}
+
+/// Takes the score and depth from an `info` line, keeping the last ones seen.
+pub(super) fn read_info(line: &str, score: &mut Option<EngineScore>, depth: &mut Option<u32>) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mut i = 1;
+    while i < words.len() {
+        match words[i] {
+            // Everything after these is free text or a move list.
+            "string" | "pv" | "message" => return,
+            "depth" => {
+                if let Some(d) = words.get(i + 1).and_then(|w| w.parse().ok()) {
+                    *depth = Some(d);
+                }
+                i += 2;
+            }
+            "score" => {
+                let parsed = match words.get(i + 1) {
+                    Some(&"cp") => words
+                        .get(i + 2)
+                        .and_then(|w| w.parse().ok())
+                        .map(EngineScore::Cp),
+                    Some(&"mate") => words
+                        .get(i + 2)
+                        .and_then(|w| w.parse().ok())
+                        .map(EngineScore::Mate),
+                    // UCCI: a bare number.
+                    Some(w) => w.parse().ok().map(EngineScore::Cp),
+                    None => None,
+                };
+                if parsed.is_some() {
+                    *score = parsed;
+                }
+                i += 2;
+            }
+            _ => i += 1,
+        }
+    }
+}
+
+/// The move in a `bestmove` line, and whether the engine resigned with it.
+pub(super) fn read_best_move(line: &str, ranks: RankStyle) -> (Choice, bool) {
+    let mut words = line.split_whitespace();
+    let resign = line.split_whitespace().skip(2).any(|w| w == "resign");
+    if words.next() == Some("nobestmove") {
+        return (Choice::NoMove, resign);
+    }
+    let choice = match words.next() {
+        None | Some("(none)" | "0000" | "none" | "null") => Choice::NoMove,
+        Some(text) => match Move::parse(text, ranks) {
+            Ok(m) => Choice::Move(m),
+            Err(e) => Choice::Unreadable(e),
+        },
+    };
+    (choice, resign)
+}
+
+/// Whether an engine's line refuses a `setoption`: the words engines use for an unknown option or
+/// a bad value (xq's `info string` / `info message` errors, Stockfish-family "No such option").
+pub(super) fn is_refusal(line: &str) -> bool {
+    let lower = line.to_ascii_lowercase();
+    let is_info = lower.starts_with("info string") || lower.starts_with("info message");
+    lower.starts_with("no such option")
+        || (is_info
+            && [
+                "unknown option",
+                "ignored",
+                "is not",
+                "invalid",
+                "rejected",
+                "not supported",
+            ]
+            .iter()
+            .any(|w| lower.contains(w)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_and_bestmove_lines() {
+        let (mut score, mut depth) = (None, None);
+        read_info(
+            "info depth 7 seldepth 9 multipv 1 score cp -144 upperbound nodes 4735 pv h7c7",
+            &mut score,
+            &mut depth,
+        );
+        assert_eq!((score, depth), (Some(EngineScore::Cp(-144)), Some(7)));
+        read_info("info depth 8 score 35 pv h2e2", &mut score, &mut depth);
+        assert_eq!(score, Some(EngineScore::Cp(35)));
+        read_info("info depth 9 score mate -3 nodes 5", &mut score, &mut depth);
+        assert_eq!((score, depth), (Some(EngineScore::Mate(-3)), Some(9)));
+        read_info("info string depth 99 score 1", &mut score, &mut depth);
+        assert_eq!(depth, Some(9));
+        let h2e2: Move = "h2e2".parse().unwrap();
+        assert_eq!(
+            read_best_move("bestmove h2e2 ponder h9g7", RankStyle::ZeroToNine),
+            (Choice::Move(h2e2), false)
+        );
+        assert_eq!(
+            read_best_move("bestmove h3e3", RankStyle::OneToTen),
+            (Choice::Move(h2e2), false)
+        );
+        assert_eq!(
+            read_best_move("bestmove h2e2 resign", RankStyle::ZeroToNine),
+            (Choice::Move(h2e2), true)
+        );
+        assert_eq!(
+            read_best_move("bestmove (none)", RankStyle::ZeroToNine).0,
+            Choice::NoMove
+        );
+        assert_eq!(
+            read_best_move("nobestmove", RankStyle::ZeroToNine).0,
+            Choice::NoMove
+        );
+        assert!(matches!(
+            read_best_move("bestmove zz99", RankStyle::ZeroToNine).0,
+            Choice::Unreadable(_)
+        ));
+        assert_eq!(
+            option_name(
+                Protocol::Uci,
+                "option name Skill Level type spin default 20"
+            ),
+            Some("Skill Level".into())
+        );
+        assert_eq!(
+            option_name(Protocol::Ucci, "option usemillisec type check default true"),
+            Some("usemillisec".into())
+        );
+    }
+}
