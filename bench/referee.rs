@@ -7,7 +7,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use xq::judge::RuleConfig;
 use xq::record::{self, GameRecord};
-use xq::referee::{judge_bytes, judge_record};
+use xq::referee::{GameReport, judge_bytes};
 
 const CONFIG: RuleConfig = RuleConfig::with_occurrences(3);
 
@@ -54,7 +54,7 @@ fn referee(c: &mut Criterion) {
     group.bench_function("ccpd_chinese_20_plies", |b| {
         b.iter(|| {
             for r in &records {
-                black_box(judge_record(path, black_box(r), CONFIG));
+                black_box(GameReport::judge(path, black_box(r), CONFIG));
             }
         })
     });

@@ -21,8 +21,6 @@ pub mod position;
 pub mod protocol;
 pub mod record;
 pub mod referee;
-pub mod referee_cli;
-pub mod referee_html;
 pub mod search;
 pub mod square;
 pub mod zobrist;

@@ -40,7 +40,7 @@ enum Command {
         evalfile: Option<String>,
     },
     /// Judge game records: replay each game, rule mate, stalemate and WXF repetitions, explain.
-    Referee(xq::referee_cli::RefereeArgs),
+    Referee(xq::referee::cli::RefereeArgs),
     /// Play engine-vs-engine games adjudicated by the WXF referee.
     Match(Box<xq::arena::cli::MatchArgs>),
     /// Count the leaf nodes of the legal move tree to DEPTH plies.
@@ -70,7 +70,7 @@ fn main() -> ExitCode {
             }
             xq::protocol::run(std::io::BufReader::new(std::io::stdin()), std::io::stdout())
         }
-        Some(Command::Referee(args)) => xq::referee_cli::run_cli(args),
+        Some(Command::Referee(args)) => xq::referee::cli::run_cli(args),
         Some(Command::Match(args)) => xq::arena::cli::run_cli(*args),
         Some(Command::Bench {
             depth,

@@ -98,7 +98,7 @@ fn check(name: &str, bytes: &[u8], config: RuleConfig) -> Result<(), String> {
                 return Err(format!("error without its file: {text:?}"));
             }
         }
-        if r.moves.len() > r.move_texts.len() {
+        if r.moves().len() > r.move_texts().len() {
             return Err(format!("more moves than tokens in {name}"));
         }
     }

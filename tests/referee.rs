@@ -70,14 +70,14 @@ fn every_sample_parses_and_replays() {
                 r.error.as_ref().map(ToString::to_string)
             );
             assert!(
-                r.moves.len() >= 20,
+                r.moves().len() >= 20,
                 "{path} game {}: {} plies",
                 r.game,
-                r.moves.len()
+                r.moves().len()
             );
             assert_eq!(
-                r.moves.len(),
-                r.move_texts.len(),
+                r.moves().len(),
+                r.move_texts().len(),
                 "{path} game {}: every token is a move",
                 r.game
             );
@@ -147,13 +147,16 @@ fn xqf_matches_its_pgn_conversion() {
     assert_eq!(moves(&xqf[0]), moves(&pgn[0]));
     assert_eq!(xqf[0].tag("Red"), Some("许银川"));
     let a = judge("xqbase/xqf/XQFEXAMA.XQF", 3);
-    assert_eq!(a[0].record_verdict, Some(Verdict::Win(Color::Black)));
+    assert_eq!(
+        a[0].facts().and_then(|f| f.verdict),
+        Some(Verdict::Win(Color::Black))
+    );
     let b = judge("xqbase/xqf/XQFEXAMB.XQF", 3);
-    assert_eq!(b[0].record_verdict, Some(Verdict::Draw));
+    assert_eq!(b[0].facts().and_then(|f| f.verdict), Some(Verdict::Draw));
     assert!(
-        b[0].notes.iter().any(|n| n.contains("19 variation")),
+        b[0].notes().iter().any(|n| n.contains("19 variation")),
         "{:?}",
-        b[0].notes
+        b[0].notes()
     );
 }
 
@@ -161,7 +164,7 @@ fn outcome(r: &GameReport) -> (String, &'static str, Option<usize>) {
     (
         r.result().to_string(),
         r.reason(),
-        r.decision.as_ref().map(|d| d.ply),
+        r.decision().as_ref().map(|d| d.ply),
     )
 }
 
@@ -174,7 +177,7 @@ fn endings_are_ruled() {
     assert_eq!(got[3], ("red_wins".into(), "stalemate", Some(123)));
     assert_eq!(got[4], ("red_wins".into(), "checkmate", Some(105)));
     for r in &ccgc[2..] {
-        assert_eq!(r.agreement, xq::referee::Agreement::Agrees);
+        assert_eq!(r.agreement(), xq::referee::Agreement::Agrees);
     }
     let wukong = judge("wukong/bulk_games_uci_15games.pgn", 3);
     for r in &wukong {
@@ -188,15 +191,13 @@ fn endings_are_ruled() {
     let fsf = judge("xboard/fsf_vs_maxqi_stalemate.pgn", 3);
     assert_eq!(outcome(&fsf[0]).1, "stalemate");
     assert_eq!(fsf[0].result(), Verdict::Win(Color::Black));
+    let final_fen = &fsf[0].judged.as_ref().expect("judged").final_fen;
     assert!(
-        fsf[0]
-            .final_fen
-            .starts_with("4ka3/9/4b4/9/9/9/9/2n2p3/9/4KA2r w"),
-        "{}",
-        fsf[0].final_fen
+        final_fen.starts_with("4ka3/9/4b4/9/9/9/9/2n2p3/9/4KA2r w"),
+        "{final_fen}"
     );
     let iccs = judge("xboard/fsf_vs_maxqi_stalemate.iccs.txt", 3);
-    assert_eq!(iccs[0].moves, fsf[0].moves);
+    assert_eq!(iccs[0].moves(), fsf[0].moves());
     for (path, reason) in [
         ("wukong/xboard/wukongjs_vs_maxqi_stalemate.pgn", "stalemate"),
         ("wukong/xboard/wukongjs_vs_maxqi_checkmate.pgn", "checkmate"),
@@ -216,13 +217,13 @@ fn endings_are_ruled() {
             Verdict::Undecided,
             "game {}: {}",
             r.game,
-            r.explanation
+            r.explanation()
         );
         assert!(
-            r.explanation
+            r.explanation()
                 .starts_with("no ruling; result from the record"),
             "{}",
-            r.explanation
+            r.explanation()
         );
     }
 }
@@ -232,20 +233,20 @@ fn a_perpetual_chase_in_a_master_game() {
     let masters = judge("ccpd/masters_national_20.utf8.pgn", 3);
     let r = &masters[4];
     assert_eq!(outcome(r), ("red_wins".into(), "perpetual chase", Some(93)));
-    assert_eq!(r.violator, Some(Color::Black));
-    assert_eq!(r.past_ruling, 143 - 93);
+    assert_eq!(r.ruling().and_then(|x| x.violator), Some(Color::Black));
+    assert_eq!(r.ruling().map_or(0, |x| x.past_ruling), 143 - 93);
     assert!(
-        r.explanation.contains("chased red rook b5, b6"),
+        r.explanation().contains("chased red rook b5, b6"),
         "{}",
-        r.explanation
+        r.explanation()
     );
     assert!(
-        r.explanation
+        r.explanation()
             .contains("the record continues 50 plies past the ruling"),
         "{}",
-        r.explanation
+        r.explanation()
     );
-    assert_eq!(r.repeated_at, [85, 89, 93]);
+    assert_eq!(r.ruling().map_or(&[][..], |x| &x.repeated_at), [85, 89, 93]);
 }
 
 #[test]
@@ -257,9 +258,9 @@ fn a_repetition_claim_is_checked() {
         outcome(r),
         ("black_wins".into(), "perpetual check", Some(98))
     );
-    assert!(r.provisional);
-    assert_eq!(r.violator, Some(Color::Red));
-    assert_eq!(r.agreement, xq::referee::Agreement::Disagrees);
+    assert!(r.ruling().is_some_and(|x| x.provisional));
+    assert_eq!(r.ruling().and_then(|x| x.violator), Some(Color::Red));
+    assert_eq!(r.agreement(), xq::referee::Agreement::Disagrees);
 }
 
 #[test]
@@ -271,9 +272,9 @@ fn moves_after_a_mate_are_a_remark() {
     assert!(r.error.is_none(), "{:?}", r.error);
     assert_eq!(r.reason(), "checkmate");
     assert!(
-        r.notes[0].contains("checkmated at ply 0; the recorded move 1"),
+        r.notes()[0].contains("checkmated at ply 0; the recorded move 1"),
         "{:?}",
-        r.notes
+        r.notes()
     );
 }
 
@@ -323,7 +324,7 @@ fn wxf_cases_through_the_referee() {
             wrong.push(format!(
                 "case {id}: got {} expected {result}: {}",
                 r.result(),
-                r.explanation
+                r.explanation()
             ));
         }
     }
@@ -347,7 +348,7 @@ fn pychess_style_ranks_one_to_ten() {
     for text in [san, coordinates, iccs] {
         let r = &judge_bytes("pychess.pgn", text.as_bytes(), config)[0];
         assert!(r.error.is_none(), "{:?}", r.error);
-        let got: Vec<String> = r.moves.iter().map(Move::to_string).collect();
+        let got: Vec<String> = r.moves().iter().map(Move::to_string).collect();
         assert_eq!(got, expected, "{text}");
     }
 }

@@ -11,7 +11,10 @@ pub mod dhtmlxq;
 pub mod encoding;
 pub mod notation;
 pub mod pgn;
+pub mod result;
 pub mod xqf;
+
+pub use result::{RecordedResult, parse_result};
 
 use crate::fen;
 use crate::moves::{Move, RankStyle};

@@ -2,12 +2,11 @@
 //! an SVG board of the ruled position (last move and chased pieces marked), the explanation and the
 //! cycle's moves. One self-contained file, no scripts.
 
-use crate::fen;
+use super::{Agreement, GameReport};
 use crate::moves::Move;
 use crate::piece::{Piece, PieceKind};
 use crate::position::Position;
 use crate::record::describe::chinese_piece;
-use crate::referee::{Agreement, GameReport};
 use crate::square::{Color, File, Square};
 use std::fmt::Write as _;
 
@@ -151,7 +150,7 @@ pub fn board_svg(pos: &Position, last: Option<Move>, marked: &[Square]) -> Strin
 fn result_class(r: &GameReport) -> &'static str {
     if r.error.is_some() {
         "error"
-    } else if r.agreement == Agreement::Disagrees {
+    } else if r.agreement() == Agreement::Disagrees {
         "disagree"
     } else {
         ""
@@ -189,11 +188,12 @@ tr.disagree td {{ background: #fff3cd; }}
     );
     s.push_str("<table><tr><th>file</th><th>game</th><th>players</th><th>plies</th><th>result</th><th>reason</th><th>ply</th><th>record</th><th>remarks</th></tr>\n");
     for r in reports {
-        let players = match (&r.red, &r.black) {
-            (Some(a), Some(b)) => format!("{a} – {b}"),
-            _ => r.event.clone().unwrap_or_default(),
+        let facts = r.facts();
+        let players = match facts.map(|f| (&f.red, &f.black)) {
+            Some((Some(a), Some(b))) => format!("{a} – {b}"),
+            _ => facts.and_then(|f| f.event.clone()).unwrap_or_default(),
         };
-        let link = if r.decision.is_some() {
+        let link = if r.decision().is_some() {
             format!(
                 "<a href=\"#g{}-{}\">{}</a>",
                 anchor(&r.file),
@@ -203,18 +203,18 @@ tr.disagree td {{ background: #fff3cd; }}
         } else {
             r.game.to_string()
         };
-        let mut remarks: Vec<String> = r.notes.clone();
+        let mut remarks: Vec<String> = r.notes().to_vec();
         if let Some(e) = &r.error {
             remarks.push(format!("error: {e}"));
         }
-        if r.past_ruling > 0 {
+        let past_ruling = r.ruling().map_or(0, |x| x.past_ruling);
+        if past_ruling > 0 {
             remarks.push(format!(
-                "record continues {} plies past the ruling",
-                r.past_ruling
+                "record continues {past_ruling} plies past the ruling"
             ));
         }
-        let record = match &r.record_result {
-            Some(t) => format!("{t} ({})", r.agreement.name().replace('_', " ")),
+        let record = match facts.and_then(|f| f.result.as_ref()) {
+            Some(t) => format!("{t} ({})", r.agreement().name().replace('_', " ")),
             None => "—".to_string(),
         };
         let _ = writeln!(
@@ -223,31 +223,22 @@ tr.disagree td {{ background: #fff3cd; }}
             result_class(r),
             esc(&r.file),
             esc(&players),
-            r.moves.len(),
+            r.moves().len(),
             r.result(),
             r.reason(),
-            r.decision
-                .as_ref()
-                .map_or(String::new(), |d| d.ply.to_string()),
+            r.decision().map_or(String::new(), |d| d.ply.to_string()),
             esc(&record),
             esc(&remarks.join("; "))
         );
     }
     s.push_str("</table>\n<p class=\"legend\">Boards: Red at the bottom; K A E H R C P = king, advisor, elephant, horse, rook, cannon, pawn (hover for the Chinese name). Dashed green squares: the move that reached the ruled position. Blue rings: the chased pieces.</p>\n");
-    for r in reports.iter().filter(|r| r.decision.is_some()) {
-        let Some(d) = &r.decision else {
+    for r in reports {
+        let Some(ruling) = r.ruling() else {
             continue;
         };
-        let Some(pos) = r
-            .ruled_fen
-            .as_deref()
-            .and_then(|f| fen::parse_lenient(f).ok())
-            .map(|(p, _)| p)
-        else {
-            continue;
-        };
-        let last = d.ply.checked_sub(1).and_then(|i| r.moves.get(i)).copied();
-        let marked: Vec<Square> = r
+        let (d, pos) = (&ruling.decision, &ruling.ruled);
+        let last = d.ply.checked_sub(1).and_then(|i| r.moves().get(i)).copied();
+        let marked: Vec<Square> = ruling
             .cycles
             .iter()
             .flat_map(|c| &c.chased)
@@ -259,25 +250,25 @@ tr.disagree td {{ background: #fff3cd; }}
             "<div class=\"game\" id=\"g{}-{}\"><div>{}</div><div><h3>{} game {}: {} by {} at ply {}</h3>",
             anchor(&r.file),
             r.game,
-            board_svg(&pos, last, &marked),
+            board_svg(pos, last, &marked),
             esc(&r.file),
             r.game,
             r.result(),
             r.reason(),
             d.ply
         );
-        if let (Some(a), Some(b)) = (&r.red, &r.black) {
+        if let Some((Some(a), Some(b))) = r.facts().map(|f| (&f.red, &f.black)) {
             let _ = write!(s, "<p>{} – {}</p>", esc(a), esc(b));
         }
-        let _ = write!(s, "<pre>{}</pre>", esc(&r.explanation));
-        if !r.cycles.is_empty() {
+        let _ = write!(s, "<pre>{}</pre>", esc(&r.explanation()));
+        if !ruling.cycles.is_empty() {
             s.push_str("<table><tr><th>side</th><th>violation</th><th>plies</th><th>cycle moves (ply: ICCS, as recorded)</th><th>chased</th></tr>");
-            for c in &r.cycles {
+            for c in &ruling.cycles {
                 let moves: Vec<String> = c
                     .moves
                     .iter()
                     .map(|(p, m)| {
-                        let text = r.move_texts.get(p - 1).map_or("", String::as_str);
+                        let text = r.move_texts().get(p - 1).map_or("", String::as_str);
                         format!("{p}: {m} {}", esc(text))
                     })
                     .collect();
@@ -305,7 +296,7 @@ tr.disagree td {{ background: #fff3cd; }}
         let _ = writeln!(
             s,
             "<p class=\"legend\">FEN {}</p></div></div>",
-            esc(r.ruled_fen.as_deref().unwrap_or(""))
+            esc(&pos.to_string())
         );
     }
     s.push_str("</body></html>\n");

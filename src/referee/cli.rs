@@ -2,11 +2,11 @@
 //! cores, and prints text or JSON lines (and optionally an HTML report), a progress line on a
 //! terminal and a summary. Exit status: 0 all fine, 1 some game or file had an error, 2 bad usage.
 
-use crate::judge::{RuleConfig, Verdict};
+use super::json::report_json;
+use super::text::{report_text, summary};
+use super::{GameReport, html, judge_raw};
+use crate::judge::RuleConfig;
 use crate::record::{self, ErrorKind, FileGames, RecordError};
-use crate::referee::{Agreement, GameReport, judge_raw};
-use crate::referee_html;
-use serde_json::{Value, json};
 use std::io::{IsTerminal, Read, Write};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
@@ -183,7 +183,7 @@ fn judge_inputs(
         match &split.games {
             Ok(games) => tasks.extend((0..games.games.len()).map(|g| (f, g))),
             Err(e) if split.from_dir && e.kind == ErrorKind::NoGame => skipped += 1,
-            Err(e) => failed_files.push((f, GameReport::failed(&split.name, 0, 0, e.clone()))),
+            Err(e) => failed_files.push((f, GameReport::unreadable(&split.name, 0, 0, e.clone()))),
         }
     }
     let done = AtomicUsize::new(0);
@@ -204,7 +204,7 @@ fn judge_inputs(
             let split = &splits[f];
             match &split.games {
                 Ok(games) => judge_raw(&split.name, games.encoding, &games.games[g], config),
-                Err(e) => GameReport::failed(&split.name, 0, 0, e.clone()),
+                Err(e) => GameReport::unreadable(&split.name, 0, 0, e.clone()),
             }
         });
         finished.store(true, Ordering::Relaxed);
@@ -273,7 +273,7 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
     };
     if let Some(path) = &args.html {
         let title = format!("xq referee: {}", args.inputs.join(" "));
-        if let Err(e) = std::fs::write(path, referee_html::report(&title, &reports, &summary)) {
+        if let Err(e) = std::fs::write(path, html::report(&title, &reports, &summary)) {
             eprintln!("xq referee: cannot write {}: {e}", path.display());
             status = 1;
         }
@@ -286,7 +286,7 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
 fn bench(inputs: &[Input], config: RuleConfig, threads: usize, seconds: f64) -> ExitCode {
     let (reports, _) = judge_inputs(inputs, config, threads, false);
     let games = reports.iter().filter(|r| r.game > 0).count();
-    let plies: usize = reports.iter().map(|r| r.moves.len()).sum();
+    let plies: usize = reports.iter().map(|r| r.moves().len()).sum();
     if games == 0 {
         eprintln!("xq referee --bench: no games in the inputs");
         return ExitCode::from(1);
@@ -313,180 +313,4 @@ fn bench(inputs: &[Input], config: RuleConfig, threads: usize, seconds: f64) -> 
         println!("threads {t}: {rounds} rounds in {secs:.2} s: {g:.0} games/s, {p:.0} plies/s");
     }
     ExitCode::SUCCESS
-}
-
-/// The verdict's name as in reports: red_wins, black_wins, draw, undecided.
-fn verdict_name(v: Verdict) -> String {
-    v.to_string()
-}
-
-/// One JSON object for a game.
-pub fn report_json(r: &GameReport) -> Value {
-    let chased: Vec<Value> = r
-        .cycles
-        .iter()
-        .flat_map(|c| &c.chased)
-        .map(|(piece, squares)| {
-            let squares: Vec<String> = squares.iter().map(|s| s.to_string()).collect();
-            json!({ "piece": piece.to_string(), "squares": squares })
-        })
-        .collect();
-    let cycles: Vec<Value> = r
-        .cycles
-        .iter()
-        .map(|c| {
-            let moves: Vec<String> = c.moves.iter().map(|(_, m)| m.to_string()).collect();
-            json!({
-                "side": c.color.name(),
-                "violation": c.violation.name(),
-                "first_ply": c.first_ply,
-                "last_ply": c.last_ply,
-                "moves": moves,
-            })
-        })
-        .collect();
-    json!({
-        "file": r.file,
-        "game": r.game,
-        "line": r.line,
-        "event": r.event,
-        "red": r.red,
-        "black": r.black,
-        "format": r.format.map(|f| f.name()),
-        "notation": r.notation.map(|n| n.name()),
-        "encoding": r.encoding.map(|e| e.name()),
-        "plies": r.moves.len(),
-        "result": verdict_name(r.result()),
-        "reason": r.reason(),
-        "ply": r.decision.as_ref().map(|d| d.ply),
-        "provisional": r.provisional,
-        "violator": r.violator.map(|c| c.name()),
-        "chased": chased,
-        "cycles": cycles,
-        "ruled_fen": r.ruled_fen,
-        "repeated_plies": r.repeated_at,
-        "past_ruling": r.past_ruling,
-        "tag_result": r.record_result,
-        "tag_verdict": r.record_verdict.map(verdict_name),
-        "agreement": r.agreement.name(),
-        "explanation": r.explanation,
-        "notes": r.notes,
-        "warnings": r.warnings,
-        "error": r.error.as_ref().map(|e| e.to_string()),
-    })
-}
-
-/// The text block for a game.
-pub fn report_text(r: &GameReport) -> String {
-    use std::fmt::Write as _;
-    let mut out = String::new();
-    if r.game == 0 {
-        let _ = write!(
-            out,
-            "{}: error: {}",
-            r.file,
-            r.error
-                .as_ref()
-                .map_or(String::new(), |e| e.kind.to_string())
-        );
-        return out;
-    }
-    let _ = write!(out, "{} game {}", r.file, r.game);
-    if r.line > 0 {
-        let _ = write!(out, " (line {})", r.line);
-    }
-    let players = match (&r.red, &r.black) {
-        (Some(a), Some(b)) => Some(format!("{a} - {b}")),
-        (Some(a), None) => Some(a.clone()),
-        (None, Some(b)) => Some(b.clone()),
-        _ => None,
-    };
-    let title: Vec<String> = players.into_iter().chain(r.event.clone()).collect();
-    if !title.is_empty() {
-        let _ = write!(out, ": {}", title.join(", "));
-    }
-    let mut what = Vec::new();
-    if let Some(f) = r.format {
-        what.push(f.name().to_string());
-    }
-    if let Some(n) = r.notation {
-        what.push(n.name().to_string());
-    }
-    if let Some(e) = r.encoding {
-        what.push(e.name().to_string());
-    }
-    what.push(format!("{} plies", r.moves.len()));
-    let _ = write!(out, "\n  {}", what.join(", "));
-    for line in r.explanation.lines() {
-        let _ = write!(out, "\n  {line}");
-    }
-    match (r.agreement, &r.record_result) {
-        (Agreement::Agrees, Some(t)) => {
-            let _ = write!(out, "\n  record says {t}: agrees");
-        }
-        (Agreement::Disagrees, Some(t)) => {
-            let _ = write!(
-                out,
-                "\n  record says {t}: DISAGREES with the referee ({})",
-                r.result()
-            );
-        }
-        (Agreement::NoRecordResult, _) => out.push_str("\n  the record gives no result"),
-        _ => {}
-    }
-    for n in &r.notes {
-        let _ = write!(out, "\n  note: {n}");
-    }
-    for w in &r.warnings {
-        let _ = write!(out, "\n  warning: {w}");
-    }
-    if let Some(e) = &r.error {
-        let _ = write!(out, "\n  error: {e}");
-    }
-    out
-}
-
-/// The closing summary.
-pub fn summary(reports: &[GameReport], skipped: usize, elapsed: Duration) -> String {
-    let games: Vec<&GameReport> = reports.iter().filter(|r| r.game > 0).collect();
-    let mut by_reason: Vec<(&str, usize)> = Vec::new();
-    for r in games.iter().filter(|r| r.decision.is_some()) {
-        let reason = r.reason();
-        match by_reason.iter_mut().find(|(k, _)| *k == reason) {
-            Some((_, n)) => *n += 1,
-            None => by_reason.push((reason, 1)),
-        }
-    }
-    let ruled: usize = by_reason.iter().map(|(_, n)| n).sum();
-    let reasons: Vec<String> = by_reason.iter().map(|(k, n)| format!("{n} {k}")).collect();
-    let errors = reports.iter().filter(|r| r.error.is_some()).count();
-    let disagree = games
-        .iter()
-        .filter(|r| r.agreement == Agreement::Disagrees)
-        .count();
-    let plies: usize = games.iter().map(|r| r.moves.len()).sum();
-    let secs = elapsed.as_secs_f64().max(1e-9);
-    let mut s = format!(
-        "summary: {} games, {ruled} ruled{}, {} without a ruling; {errors} with errors; {disagree} disagree with the record",
-        games.len(),
-        if reasons.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", reasons.join(", "))
-        },
-        games.len() - ruled,
-    );
-    let unreadable = reports.len() - games.len();
-    if unreadable > 0 {
-        s.push_str(&format!("; {unreadable} unreadable files"));
-    }
-    if skipped > 0 {
-        s.push_str(&format!("; {skipped} files without games skipped"));
-    }
-    s.push_str(&format!(
-        "; {plies} plies in {:.3} s ({:.0} games/s)",
-        secs,
-        games.len() as f64 / secs
-    ));
-    s
 }

@@ -1,0 +1,186 @@
+//! The referee: the [`Adjudicator`] replays a game move by move through `Position` and the
+//! judge's `History` and stops at the first decision: checkmate, stalemate (both lose in
+//! Xiangqi), or a repetition ruled by the WXF rules. The match runner and the record readers
+//! build on it.
+//!
+//! For game records (`judge_bytes`, `judge_raw`) it builds a [`GameReport`] (`report`): the
+//! verdict and its reason, the ply, the violator, the chased pieces and the cycle, moves recorded
+//! past the ruling, and whether the record's own result agrees. `text`, `json` and `html` render
+//! reports; `cli` is `xq referee`.
+
+pub mod cli;
+pub mod html;
+pub mod json;
+pub mod report;
+pub mod text;
+
+pub use report::{Agreement, CycleReport, GameReport, JudgedGame, RecordFacts, RulingReport};
+
+use crate::judge::{History, IllegalMove, RuleConfig, Ruling, Verdict, judge_at, losing_moves};
+use crate::movegen::no_legal_moves;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::record::RawGame;
+use crate::record::encoding::Encoding;
+use std::fmt;
+
+/// Why a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// The side to move is in check with no legal move.
+    Checkmate,
+    /// The side to move is not in check but has no legal move (a loss in Xiangqi).
+    Stalemate,
+    /// A repetition, ruled by the judge.
+    Repetition(Ruling),
+}
+
+/// The first decision in a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    /// Who wins, or a draw.
+    pub verdict: Verdict,
+    /// The ply at which it was decided (number of moves played).
+    pub ply: usize,
+    /// Why.
+    pub reason: Reason,
+}
+
+impl Decision {
+    /// A one-line name for the reason: checkmate, stalemate, perpetual check, perpetual chase,
+    /// mutual perpetual check, mutual perpetual chase, or repetition.
+    pub fn reason_name(&self) -> &'static str {
+        use crate::judge::Violation;
+        match &self.reason {
+            Reason::Checkmate => "checkmate",
+            Reason::Stalemate => "stalemate",
+            Reason::Repetition(r) => match (r.verdict, r.cycles) {
+                (Verdict::Win(_), Some(c)) => {
+                    c.iter()
+                        .map(|s| s.violation)
+                        .max()
+                        .map_or("repetition", |v| match v {
+                            Violation::PerpetualCheck => "perpetual check",
+                            Violation::PerpetualChase => "perpetual chase",
+                            Violation::Idle => "repetition",
+                        })
+                }
+                (Verdict::Draw, Some(c)) => match c[0].violation {
+                    Violation::PerpetualCheck => "mutual perpetual check",
+                    Violation::PerpetualChase => "mutual perpetual chase",
+                    Violation::Idle => "idle repetition",
+                },
+                _ => "repetition",
+            },
+        }
+    }
+}
+
+impl fmt::Display for Decision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} by {} at ply {}",
+            self.verdict,
+            self.reason_name(),
+            self.ply
+        )
+    }
+}
+
+/// Follows one game and decides it.
+#[derive(Clone)]
+pub struct Adjudicator {
+    history: History,
+    config: RuleConfig,
+    decision: Option<Decision>,
+}
+
+impl Adjudicator {
+    /// Starts a game at `start`; the side to move there may already be mated.
+    pub fn new(start: Position, config: RuleConfig) -> Adjudicator {
+        let history = History::new(start, config.rules);
+        let mut a = Adjudicator {
+            history,
+            config,
+            decision: None,
+        };
+        a.decision = a.terminal_state();
+        a
+    }
+
+    /// The game so far.
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// The rule settings.
+    pub fn config(&self) -> &RuleConfig {
+        &self.config
+    }
+
+    /// The first decision, once there is one.
+    pub fn decision(&self) -> Option<&Decision> {
+        self.decision.as_ref()
+    }
+
+    /// Plays a move. After the game is decided, moves are still replayed (and checked for
+    /// legality) but the first decision stands.
+    pub fn play(&mut self, m: Move) -> Result<Option<&Decision>, IllegalMove> {
+        self.history.push(m)?;
+        if self.decision.is_none() {
+            self.decision = self.terminal_state().or_else(|| {
+                let ply = self.history.plies();
+                let ruling = judge_at(&self.history, ply, self.config.occurrences);
+                (ruling.verdict != Verdict::Undecided).then_some(Decision {
+                    verdict: ruling.verdict,
+                    ply,
+                    reason: Reason::Repetition(ruling),
+                })
+            });
+        }
+        Ok(self.decision.as_ref())
+    }
+
+    /// The moves of the side to move that would complete a repetition it loses (sent to UCCI
+    /// engines as `banmoves`).
+    pub fn losing_moves(&self) -> Vec<Move> {
+        losing_moves(&self.history, self.config.occurrences)
+    }
+
+    fn terminal_state(&self) -> Option<Decision> {
+        let pos = self.history.position();
+        if !no_legal_moves(pos) {
+            return None;
+        }
+        Some(Decision {
+            verdict: Verdict::Win(pos.side_to_move().flip()),
+            ply: self.history.plies(),
+            reason: if pos.in_check() {
+                Reason::Checkmate
+            } else {
+                Reason::Stalemate
+            },
+        })
+    }
+}
+
+/// Reads one file's bytes and judges every game in it: what `xq referee` does for each file.
+pub fn judge_bytes(file: &str, bytes: &[u8], config: RuleConfig) -> Vec<GameReport> {
+    match crate::record::read_file(file, bytes) {
+        Err(e) => vec![GameReport::unreadable(file, 0, 0, e)],
+        Ok(games) => games
+            .games
+            .iter()
+            .map(|raw| judge_raw(file, games.encoding, raw, config))
+            .collect(),
+    }
+}
+
+/// Resolves and judges one game as split from a file.
+pub fn judge_raw(file: &str, encoding: Encoding, raw: &RawGame, config: RuleConfig) -> GameReport {
+    match crate::record::resolve(file, encoding, raw) {
+        Ok(record) => GameReport::judge(file, &record, config),
+        Err(e) => GameReport::unreadable(file, raw.index, raw.line, e),
+    }
+}

@@ -1,0 +1,428 @@
+//! The referee's report on one game of a file, as data: what the record says, the replay, the
+//! ruling and its explanation, built once from the judged game (or from the error that kept the
+//! game from being read). The text, JSON and HTML renderings read it; none of them judges.
+
+use super::{Adjudicator, Decision, Reason};
+use crate::judge::{History, RuleConfig, Verdict, Violation, judge_end_of_record, occurrences};
+use crate::moves::Move;
+use crate::piece::Piece;
+use crate::position::Position;
+use crate::record::encoding::Encoding;
+use crate::record::notation::Notation;
+use crate::record::{ErrorKind, Format, GameRecord, RecordError, RecordedResult, parse_result};
+use crate::square::{Color, Square};
+use std::fmt::Write as _;
+
+/// Whether the record's own result agrees with the referee.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Agreement {
+    /// Both name the same result.
+    Agrees,
+    /// They differ.
+    Disagrees,
+    /// The referee has no ruling; the result is the record's.
+    NoRuling,
+    /// The referee ruled but the record gives no result (`*` or none).
+    NoRecordResult,
+}
+
+impl Agreement {
+    /// The name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Agreement::Agrees => "agrees",
+            Agreement::Disagrees => "disagrees",
+            Agreement::NoRuling => "no_ruling",
+            Agreement::NoRecordResult => "no_record_result",
+        }
+    }
+}
+
+/// One side's part of a ruled repetition, for reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CycleReport {
+    /// The side.
+    pub color: Color,
+    /// Perpetual check, perpetual chase or idle.
+    pub violation: Violation,
+    /// The ply of the earlier occurrence of the side's repeated position.
+    pub first_ply: usize,
+    /// The ply of the latest occurrence.
+    pub last_ply: usize,
+    /// The side's moves in the cycle (ICCS), with their plies.
+    pub moves: Vec<(usize, Move)>,
+    /// The opponent's pieces chased on every move, with their squares over the cycle.
+    pub chased: Vec<(Piece, Vec<Square>)>,
+}
+
+/// What a game record says about itself: its tags, format and result, and the remarks made
+/// while reading it.
+#[derive(Clone, Debug)]
+pub struct RecordFacts {
+    /// The Event tag (or title).
+    pub event: Option<String>,
+    /// The Red player.
+    pub red: Option<String>,
+    /// The Black player.
+    pub black: Option<String>,
+    /// The container format.
+    pub format: Format,
+    /// The notation the moves were read in.
+    pub notation: Option<Notation>,
+    /// The text encoding.
+    pub encoding: Encoding,
+    /// The move texts as recorded (as many as the moves, or more when the record breaks off).
+    pub move_texts: Vec<String>,
+    /// The start position as FEN.
+    pub start_fen: String,
+    /// The result as the record gives it (Result tag, else the move text's result), unless `*`.
+    pub result: Option<String>,
+    /// That result as a verdict, when it is one.
+    pub verdict: Option<Verdict>,
+    /// Remarks: moves after mate, variations skipped, ...
+    pub notes: Vec<String>,
+    /// Marks that disagree with their moves.
+    pub warnings: Vec<String>,
+}
+
+/// The referee's ruling in a game and what it rests on.
+#[derive(Clone, Debug)]
+pub struct RulingReport {
+    /// The first decision.
+    pub decision: Decision,
+    /// The decision rests on a move whose reply the record does not give.
+    pub provisional: bool,
+    /// The side whose violation lost the repetition.
+    pub violator: Option<Color>,
+    /// The two sides' cycles of a ruled repetition (the side to move at the ruling first).
+    pub cycles: Vec<CycleReport>,
+    /// The ruled position (at the decision's ply).
+    pub ruled: Position,
+    /// The plies at which the ruled position occurred (repetitions only).
+    pub repeated_at: Vec<usize>,
+    /// How many recorded plies follow the ruling.
+    pub past_ruling: usize,
+}
+
+/// A game that was read and replayed.
+#[derive(Clone, Debug)]
+pub struct JudgedGame {
+    /// What the record says.
+    pub facts: RecordFacts,
+    /// The moves replayed (up to an illegal one, if the record has one).
+    pub moves: Vec<Move>,
+    /// The position after the last replayed move, as FEN.
+    pub final_fen: String,
+    /// The referee's ruling, if there is one.
+    pub ruling: Option<RulingReport>,
+    /// Whether the record's result agrees with the referee.
+    pub agreement: Agreement,
+    /// The explanation for people.
+    pub explanation: String,
+}
+
+/// What the referee found in one game of a file.
+#[derive(Clone, Debug)]
+pub struct GameReport {
+    /// The file, as named on the command line.
+    pub file: String,
+    /// 1-based number of the game in the file (0 when the file could not be read at all).
+    pub game: usize,
+    /// The line where the game starts (0 when unknown or binary).
+    pub line: u32,
+    /// The judged game; `None` when the game (or the file) could not be read.
+    pub judged: Option<Box<JudgedGame>>,
+    /// Why the game could not be read, or where its replay stopped.
+    pub error: Option<RecordError>,
+}
+
+impl GameReport {
+    /// A report for a game (or a whole file, `game` 0) that could not be read.
+    pub fn unreadable(file: &str, game: usize, line: u32, error: RecordError) -> GameReport {
+        GameReport {
+            file: file.to_string(),
+            game,
+            line,
+            judged: None,
+            error: Some(error),
+        }
+    }
+
+    /// Replays a resolved record and judges it.
+    pub fn judge(file: &str, record: &GameRecord, config: RuleConfig) -> GameReport {
+        let mut game = Adjudicator::new(record.start.clone(), config);
+        let mut replay_error = None;
+        for (i, &m) in record.moves.iter().enumerate() {
+            if let Err(e) = game.play(m) {
+                replay_error = Some(RecordError {
+                    file: file.to_string(),
+                    line: record.tokens.get(i).map(|t| t.line),
+                    game: Some(record.index),
+                    ply: Some(i + 1),
+                    kind: ErrorKind::Format(e.to_string()),
+                });
+                break;
+            }
+        }
+        let history = game.history();
+        let plies = history.plies();
+        let mut decision = game.decision().cloned();
+        let mut provisional = false;
+        if decision.is_none()
+            && record.stop.is_none()
+            && replay_error.is_none()
+            && let Some(ruling) = judge_end_of_record(history, config.occurrences)
+        {
+            provisional = true;
+            decision = Some(Decision {
+                verdict: ruling.verdict,
+                ply: ruling.ply,
+                reason: Reason::Repetition(ruling),
+            });
+        }
+
+        let mut notes = record.notes.clone();
+        let mut error = replay_error;
+        // A move that could not be read: after a mate or stalemate it is a remark, not an error.
+        if let Some(stop) = &record.stop {
+            let ended = decision.as_ref().is_some_and(|d| {
+                d.ply == plies && matches!(d.reason, Reason::Checkmate | Reason::Stalemate)
+            });
+            match (ended, &stop.kind) {
+                (true, ErrorKind::Move { text, .. }) => {
+                    let how = match decision.as_ref().map(|d| &d.reason) {
+                        Some(Reason::Checkmate) => "checkmated",
+                        _ => "stalemated",
+                    };
+                    notes.push(format!(
+                        "{} is {how} at ply {plies}; the recorded move {} ({text}) is not legal",
+                        history.position().side_to_move(),
+                        plies + 1
+                    ));
+                }
+                _ => error = Some(stop.clone()),
+            }
+        }
+
+        let facts = record_facts(record, notes);
+        let ruling = decision.map(|d| ruling_report(history, d, provisional, plies));
+        let agreement = match (&ruling, facts.verdict) {
+            (None, _) => Agreement::NoRuling,
+            (Some(_), None) => Agreement::NoRecordResult,
+            (Some(r), Some(v)) if v == r.decision.verdict => Agreement::Agrees,
+            (Some(_), Some(_)) => Agreement::Disagrees,
+        };
+        let explanation = explain(history, ruling.as_ref(), facts.result.as_deref());
+        GameReport {
+            file: file.to_string(),
+            game: record.index,
+            line: record.line,
+            judged: Some(Box::new(JudgedGame {
+                moves: record.moves[..plies].to_vec(),
+                final_fen: history.position().to_string(),
+                facts,
+                ruling,
+                agreement,
+                explanation,
+            })),
+            error,
+        }
+    }
+
+    /// What the record says, if it could be read.
+    pub fn facts(&self) -> Option<&RecordFacts> {
+        self.judged.as_ref().map(|j| &j.facts)
+    }
+
+    /// The moves replayed.
+    pub fn moves(&self) -> &[Move] {
+        self.judged.as_ref().map_or(&[], |j| &j.moves)
+    }
+
+    /// The move texts as recorded.
+    pub fn move_texts(&self) -> &[String] {
+        self.facts().map_or(&[], |f| &f.move_texts)
+    }
+
+    /// The ruling, if there is one.
+    pub fn ruling(&self) -> Option<&RulingReport> {
+        self.judged.as_ref().and_then(|j| j.ruling.as_ref())
+    }
+
+    /// The referee's first decision.
+    pub fn decision(&self) -> Option<&Decision> {
+        self.ruling().map(|r| &r.decision)
+    }
+
+    /// The referee's result: the decision's verdict, or undecided.
+    pub fn result(&self) -> Verdict {
+        self.decision().map_or(Verdict::Undecided, |d| d.verdict)
+    }
+
+    /// The reason's name: checkmate, stalemate, perpetual check, ..., or "no ruling".
+    pub fn reason(&self) -> &'static str {
+        self.decision().map_or("no ruling", Decision::reason_name)
+    }
+
+    /// Whether the record's result agrees with the referee (no ruling for an unreadable game).
+    pub fn agreement(&self) -> Agreement {
+        self.judged
+            .as_ref()
+            .map_or(Agreement::NoRuling, |j| j.agreement)
+    }
+
+    /// The explanation for people; for an unreadable game, the error.
+    pub fn explanation(&self) -> String {
+        match (&self.judged, &self.error) {
+            (Some(j), _) => j.explanation.clone(),
+            (None, Some(e)) => format!("error: {e}"),
+            (None, None) => String::new(),
+        }
+    }
+
+    /// The remarks made while reading the record.
+    pub fn notes(&self) -> &[String] {
+        self.facts().map_or(&[], |f| &f.notes)
+    }
+}
+
+/// The facts a record gives about itself, with the remarks made while reading and replaying it.
+fn record_facts(record: &GameRecord, notes: Vec<String>) -> RecordFacts {
+    let tag = |name: &str| {
+        record
+            .tag(name)
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(str::to_string)
+    };
+    let result = record
+        .tag("Result")
+        .or_else(|| record.tag("DhtmlXQResult"))
+        .map(str::trim)
+        .filter(|r| !r.is_empty() && *r != "*")
+        .or(record.result.as_deref().filter(|r| *r != "*"))
+        .map(str::to_string);
+    RecordFacts {
+        event: tag("Event").or_else(|| tag("Title")),
+        red: tag("Red").or_else(|| tag("White")),
+        black: tag("Black"),
+        format: record.format,
+        notation: record.notation,
+        encoding: record.encoding,
+        move_texts: record.tokens.iter().map(|t| t.text.clone()).collect(),
+        start_fen: record.start.to_string(),
+        verdict: result.as_deref().and_then(parse_result).map(|r| match r {
+            RecordedResult::Win(c) => Verdict::Win(c),
+            RecordedResult::Draw => Verdict::Draw,
+        }),
+        result,
+        notes,
+        warnings: record
+            .warnings
+            .iter()
+            .map(|(ply, w)| format!("ply {ply}: {w}"))
+            .collect(),
+    }
+}
+
+/// The ruling with the cycles, the violator and the repeated position read from the history.
+fn ruling_report(
+    history: &History,
+    decision: Decision,
+    provisional: bool,
+    plies: usize,
+) -> RulingReport {
+    let (violator, cycles, repeated_at) = match &decision.reason {
+        Reason::Checkmate | Reason::Stalemate => (None, Vec::new(), Vec::new()),
+        Reason::Repetition(ruling) => {
+            let violator = match ruling.verdict {
+                Verdict::Win(winner) => Some(winner.flip()),
+                _ => None,
+            };
+            let cycles = ruling
+                .cycles
+                .iter()
+                .flatten()
+                .map(|cycle| CycleReport {
+                    color: cycle.color,
+                    violation: cycle.violation,
+                    first_ply: cycle.first_ply,
+                    last_ply: cycle.last_ply,
+                    moves: (cycle.first_ply + 1..=cycle.last_ply)
+                        .filter_map(|p| history.records()[p].mv.map(|m| (p, m)))
+                        .collect(),
+                    chased: cycle.chased_pieces(history),
+                })
+                .collect();
+            (violator, cycles, occurrences(history, decision.ply))
+        }
+    };
+    RulingReport {
+        provisional,
+        violator,
+        cycles,
+        ruled: history.position_at(decision.ply).clone(),
+        repeated_at,
+        past_ruling: plies.saturating_sub(decision.ply),
+        decision,
+    }
+}
+
+/// The explanation for people: the ruling and what it rests on, or that there is none.
+fn explain(
+    history: &History,
+    ruling: Option<&RulingReport>,
+    record_result: Option<&str>,
+) -> String {
+    let mut text = String::new();
+    let Some(r) = ruling else {
+        match record_result {
+            Some(result) => {
+                let _ = write!(text, "no ruling; result from the record: {result}");
+            }
+            None => text.push_str("no ruling; the record gives no result"),
+        }
+        return text;
+    };
+    let d = &r.decision;
+    match &d.reason {
+        Reason::Checkmate | Reason::Stalemate => {
+            let loser = r.ruled.side_to_move();
+            let how = if d.reason == Reason::Checkmate {
+                "is checkmated: in check with no legal move"
+            } else {
+                "is stalemated: no legal move, not in check (a loss in Xiangqi)"
+            };
+            let _ = write!(
+                text,
+                "{} wins at ply {}: {loser} {how}",
+                loser.flip(),
+                d.ply
+            );
+        }
+        Reason::Repetition(ruling) => {
+            let _ = write!(text, "{}: {}", d.reason_name(), ruling.explain(history));
+            if let Some(v) = r.violator {
+                let _ = write!(text, "\n  violator: {v}");
+            }
+            let plies: Vec<String> = r.repeated_at.iter().map(|p| p.to_string()).collect();
+            let _ = write!(
+                text,
+                "\n  repeated position {} at plies {}",
+                r.ruled,
+                plies.join(", ")
+            );
+            if r.provisional {
+                text.push_str("\n  the record ends here: the last move's reply is not recorded");
+            }
+        }
+    }
+    if r.past_ruling > 0 {
+        let _ = write!(
+            text,
+            "\n  the record continues {} plies past the ruling",
+            r.past_ruling
+        );
+    }
+    text
+}

@@ -1,0 +1,123 @@
+//! The text rendering of referee reports: a block per game and the closing summary.
+
+use super::{Agreement, GameReport};
+use std::fmt::Write as _;
+use std::time::Duration;
+
+/// The text block for a game.
+pub fn report_text(r: &GameReport) -> String {
+    let mut out = String::new();
+    if r.game == 0 {
+        let _ = write!(
+            out,
+            "{}: error: {}",
+            r.file,
+            r.error
+                .as_ref()
+                .map_or(String::new(), |e| e.kind.to_string())
+        );
+        return out;
+    }
+    let _ = write!(out, "{} game {}", r.file, r.game);
+    if r.line > 0 {
+        let _ = write!(out, " (line {})", r.line);
+    }
+    let facts = r.facts();
+    let (red, black) = (
+        facts.and_then(|f| f.red.clone()),
+        facts.and_then(|f| f.black.clone()),
+    );
+    let players = match (&red, &black) {
+        (Some(a), Some(b)) => Some(format!("{a} - {b}")),
+        (Some(a), None) => Some(a.clone()),
+        (None, Some(b)) => Some(b.clone()),
+        _ => None,
+    };
+    let event = facts.and_then(|f| f.event.clone());
+    let title: Vec<String> = players.into_iter().chain(event).collect();
+    if !title.is_empty() {
+        let _ = write!(out, ": {}", title.join(", "));
+    }
+    let mut what = Vec::new();
+    if let Some(f) = facts {
+        what.push(f.format.name().to_string());
+        if let Some(n) = f.notation {
+            what.push(n.name().to_string());
+        }
+        what.push(f.encoding.name().to_string());
+    }
+    what.push(format!("{} plies", r.moves().len()));
+    let _ = write!(out, "\n  {}", what.join(", "));
+    for line in r.explanation().lines() {
+        let _ = write!(out, "\n  {line}");
+    }
+    match (r.agreement(), facts.and_then(|f| f.result.as_ref())) {
+        (Agreement::Agrees, Some(t)) => {
+            let _ = write!(out, "\n  record says {t}: agrees");
+        }
+        (Agreement::Disagrees, Some(t)) => {
+            let _ = write!(
+                out,
+                "\n  record says {t}: DISAGREES with the referee ({})",
+                r.result()
+            );
+        }
+        (Agreement::NoRecordResult, _) => out.push_str("\n  the record gives no result"),
+        _ => {}
+    }
+    for n in r.notes() {
+        let _ = write!(out, "\n  note: {n}");
+    }
+    for w in facts.map_or(&[][..], |f| &f.warnings) {
+        let _ = write!(out, "\n  warning: {w}");
+    }
+    if let Some(e) = &r.error {
+        let _ = write!(out, "\n  error: {e}");
+    }
+    out
+}
+
+/// The closing summary.
+pub fn summary(reports: &[GameReport], skipped: usize, elapsed: Duration) -> String {
+    let games: Vec<&GameReport> = reports.iter().filter(|r| r.game > 0).collect();
+    let mut by_reason: Vec<(&str, usize)> = Vec::new();
+    for r in games.iter().filter(|r| r.decision().is_some()) {
+        let reason = r.reason();
+        match by_reason.iter_mut().find(|(k, _)| *k == reason) {
+            Some((_, n)) => *n += 1,
+            None => by_reason.push((reason, 1)),
+        }
+    }
+    let ruled: usize = by_reason.iter().map(|(_, n)| n).sum();
+    let reasons: Vec<String> = by_reason.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    let errors = reports.iter().filter(|r| r.error.is_some()).count();
+    let disagree = games
+        .iter()
+        .filter(|r| r.agreement() == Agreement::Disagrees)
+        .count();
+    let plies: usize = games.iter().map(|r| r.moves().len()).sum();
+    let secs = elapsed.as_secs_f64().max(1e-9);
+    let mut s = format!(
+        "summary: {} games, {ruled} ruled{}, {} without a ruling; {errors} with errors; {disagree} disagree with the record",
+        games.len(),
+        if reasons.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", reasons.join(", "))
+        },
+        games.len() - ruled,
+    );
+    let unreadable = reports.len() - games.len();
+    if unreadable > 0 {
+        s.push_str(&format!("; {unreadable} unreadable files"));
+    }
+    if skipped > 0 {
+        s.push_str(&format!("; {skipped} files without games skipped"));
+    }
+    s.push_str(&format!(
+        "; {plies} plies in {:.3} s ({:.0} games/s)",
+        secs,
+        games.len() as f64 / secs
+    ));
+    s
+}
