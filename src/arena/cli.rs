@@ -80,7 +80,7 @@ pub struct MatchArgs {
     /// Log all engine traffic to this file.
     #[arg(long)]
     pub log: Option<PathBuf>,
-    /// The PGN Event tag.
+    /// The PGN EngineOutput tag.
     #[arg(long, default_value = "xq match")]
     pub event: String,
     /// Act as a scripted test engine instead (see `arena::fake`).

@@ -5,8 +5,8 @@
 
 use super::spec::{EngineSpec, Protocol, TimeUnit};
 use super::wire::{
-    Choice, EngineScore, Event, TrafficLog, is_best_move, is_refusal, option_name, read_best_move,
-    read_info, read_lines,
+    EngineOutput, EngineScore, MoveChoice, TrafficLog, is_best_move, is_refusal, option_name,
+    read_best_move, read_info, read_lines,
 };
 use crate::fen;
 use crate::judge::History;
@@ -117,7 +117,7 @@ pub struct Reply {
     /// The line as received.
     pub line: String,
     /// The move, or why there is none.
-    pub choice: Choice,
+    pub choice: MoveChoice,
     /// The engine resigned (`bestmove … resign`).
     pub resign: bool,
     /// The last score it reported during the search.
@@ -149,7 +149,7 @@ pub struct Client {
     spec: EngineSpec,
     child: Child,
     stdin: ChildStdin,
-    events: Receiver<Event>,
+    events: Receiver<EngineOutput>,
     log: Option<TrafficLog>,
     who: String,
     options: Vec<String>,
@@ -504,7 +504,7 @@ impl Client {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.events.recv_timeout(left) {
-                Ok(Event::Line(line, at)) => {
+                Ok(EngineOutput::Line(line, at)) => {
                     if let Some(log) = &self.log {
                         log.write(&self.who, "<", &line);
                     }
@@ -512,7 +512,7 @@ impl Client {
                         return Ok((line, at));
                     }
                 }
-                Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                Ok(EngineOutput::Closed) | Err(RecvTimeoutError::Disconnected) => {
                     self.broken = true;
                     if let Some(log) = &self.log {
                         log.write(&self.who, "x", "output closed");

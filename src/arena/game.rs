@@ -5,7 +5,7 @@
 use super::client::{Client, ClientError, GoLimit};
 use super::openings::Opening;
 use super::spec::Protocol;
-use super::wire::{Choice, EngineScore};
+use super::wire::{EngineScore, MoveChoice};
 use crate::judge::{RuleConfig, Verdict};
 use crate::moves::Move;
 use crate::position::Position;
@@ -373,14 +373,14 @@ pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> 
             clock[side.index()] = left.saturating_sub(reply.elapsed) + increment;
         }
         let m = match reply.choice {
-            Choice::Move(m) if !reply.resign => m,
+            MoveChoice::Move(m) if !reply.resign => m,
             choice => {
                 let (end, detail) = match choice {
                     _ if reply.resign => (
                         EndKind::Resignation,
                         format!("{} resigned at ply {ply}", who(side)),
                     ),
-                    Choice::Unreadable(err) => (
+                    MoveChoice::Unreadable(err) => (
                         EndKind::IllegalMove,
                         format!("{} sent an unreadable move at ply {ply}: {err}", who(side)),
                     ),

@@ -13,7 +13,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// Tags that do not come from the game itself.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MatchTags {
-    /// The `Event` tag.
+    /// The `EngineOutput` tag.
     pub event: String,
     /// The `Date` tag (`yyyy.mm.dd`).
     pub date: String,
@@ -60,7 +60,7 @@ pub fn game_text(game: &PlayedGame, round: u32, tags: &MatchTags) -> String {
         let _ = writeln!(out, "[{name} \"{}\"]", quote(value));
     };
     tag("Game", "Chinese Chess");
-    tag("Event", &tags.event);
+    tag("EngineOutput", &tags.event);
     tag("Site", "?");
     tag("Date", &tags.date);
     tag("Round", &round.to_string());
@@ -152,7 +152,7 @@ mod tests {
         };
         let text = game_text(&game, 7, &tags);
         assert!(
-            text.starts_with("[Game \"Chinese Chess\"]\n[Event \"t\"]\n"),
+            text.starts_with("[Game \"Chinese Chess\"]\n[EngineOutput \"t\"]\n"),
             "{text}"
         );
         assert!(text.contains("[Round \"7\"]\n[Red \"a\"]\n[Black \"b \\\"q\\\"\"]\n[Result \"1-0\"]\n[Format \"ICCS\"]\n"));

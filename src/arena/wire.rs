@@ -70,7 +70,7 @@ impl fmt::Display for EngineScore {
 
 /// What the engine chose.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Choice {
+pub enum MoveChoice {
     /// A move in readable coordinates (not yet checked for legality).
     Move(Move),
     /// Text that is not a move in the engine's rank convention.
@@ -80,7 +80,7 @@ pub enum Choice {
 }
 
 /// What the reader thread hands on.
-pub(super) enum Event {
+pub(super) enum EngineOutput {
     Line(String, Instant),
     Closed,
 }
@@ -93,7 +93,10 @@ const MAX_LINE: u64 = 1 << 16;
 pub(super) fn read_lines(
     stdout: ChildStdout,
     engine: &str,
-) -> (Receiver<Event>, std::io::Result<thread::JoinHandle<()>>) {
+) -> (
+    Receiver<EngineOutput>,
+    std::io::Result<thread::JoinHandle<()>>,
+) {
     let (tx, events) = channel();
     let reader = thread::Builder::new()
         .name(format!("{engine} output"))
@@ -104,12 +107,12 @@ pub(super) fn read_lines(
                 buf.clear();
                 match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut buf) {
                     Ok(0) | Err(_) => {
-                        let _ = tx.send(Event::Closed);
+                        let _ = tx.send(EngineOutput::Closed);
                         return;
                     }
                     Ok(_) => {
                         let line = String::from_utf8_lossy(&buf).trim_end().to_string();
-                        if tx.send(Event::Line(line, Instant::now())).is_err() {
+                        if tx.send(EngineOutput::Line(line, Instant::now())).is_err() {
                             return;
                         }
                     }
@@ -182,17 +185,17 @@ pub(super) fn read_info(line: &str, score: &mut Option<EngineScore>, depth: &mut
 }
 
 /// The move in a `bestmove` line, and whether the engine resigned with it.
-pub(super) fn read_best_move(line: &str, ranks: RankStyle) -> (Choice, bool) {
+pub(super) fn read_best_move(line: &str, ranks: RankStyle) -> (MoveChoice, bool) {
     let mut words = line.split_whitespace();
     let resign = line.split_whitespace().skip(2).any(|w| w == "resign");
     if words.next() == Some("nobestmove") {
-        return (Choice::NoMove, resign);
+        return (MoveChoice::NoMove, resign);
     }
     let choice = match words.next() {
-        None | Some("(none)" | "0000" | "none" | "null") => Choice::NoMove,
+        None | Some("(none)" | "0000" | "none" | "null") => MoveChoice::NoMove,
         Some(text) => match Move::parse(text, ranks) {
-            Ok(m) => Choice::Move(m),
-            Err(e) => Choice::Unreadable(e),
+            Ok(m) => MoveChoice::Move(m),
+            Err(e) => MoveChoice::Unreadable(e),
         },
     };
     (choice, resign)
@@ -239,27 +242,27 @@ mod tests {
         let h2e2: Move = "h2e2".parse().unwrap();
         assert_eq!(
             read_best_move("bestmove h2e2 ponder h9g7", RankStyle::ZeroToNine),
-            (Choice::Move(h2e2), false)
+            (MoveChoice::Move(h2e2), false)
         );
         assert_eq!(
             read_best_move("bestmove h3e3", RankStyle::OneToTen),
-            (Choice::Move(h2e2), false)
+            (MoveChoice::Move(h2e2), false)
         );
         assert_eq!(
             read_best_move("bestmove h2e2 resign", RankStyle::ZeroToNine),
-            (Choice::Move(h2e2), true)
+            (MoveChoice::Move(h2e2), true)
         );
         assert_eq!(
             read_best_move("bestmove (none)", RankStyle::ZeroToNine).0,
-            Choice::NoMove
+            MoveChoice::NoMove
         );
         assert_eq!(
             read_best_move("nobestmove", RankStyle::ZeroToNine).0,
-            Choice::NoMove
+            MoveChoice::NoMove
         );
         assert!(matches!(
             read_best_move("bestmove zz99", RankStyle::ZeroToNine).0,
-            Choice::Unreadable(_)
+            MoveChoice::Unreadable(_)
         ));
         assert_eq!(
             option_name(
