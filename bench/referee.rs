@@ -31,7 +31,7 @@ fn referee(c: &mut Criterion) {
         let bytes = read(path);
         let games = judge_bytes(path, &bytes, CONFIG);
         assert!(
-            games.iter().all(|g| g.error.is_none()),
+            games.iter().all(|g| g.error().is_none()),
             "{path} judges cleanly"
         );
         // Throughput in games: criterion reports elements/s = games/s.

@@ -316,6 +316,8 @@ fn ucci_golden_transcript() {
         < info message repetition was dropped in UCCI 3.0 and is ignored
         > setoption frobnicate 7
         < info message unknown option 'frobnicate' ignored
+        > setoption style risky
+        < info message style is not supported by this engine and is ignored
         > setoption hashsize lots
         < info message 'hashsize' value 'lots' is not a whole number in the announced range
         > isready

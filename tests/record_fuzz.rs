@@ -92,7 +92,7 @@ fn check(name: &str, bytes: &[u8], config: RuleConfig) -> Result<(), String> {
         ));
     }
     for r in &reports {
-        if let Some(e) = &r.error {
+        if let Some(e) = r.error() {
             let text = e.to_string();
             if !text.starts_with(name) || text.len() <= name.len() + 2 {
                 return Err(format!("error without its file: {text:?}"));

@@ -65,9 +65,9 @@ fn every_sample_parses_and_replays() {
         assert_eq!(reports.len(), *count, "{path}");
         for r in &reports {
             assert!(
-                r.error.is_none(),
+                r.error().is_none(),
                 "{path}: {:?}",
-                r.error.as_ref().map(ToString::to_string)
+                r.error().map(ToString::to_string)
             );
             assert!(
                 r.moves().len() >= 20,
@@ -92,7 +92,7 @@ fn files_without_games_are_reported() {
     for path in ["README.md", "wukong/LICENSE.MIT.txt", "xqbase/xqf/XQF.TXT"] {
         let reports = judge(path, 3);
         assert_eq!(reports.len(), 1);
-        let error = reports[0].error.as_ref().expect("an error").to_string();
+        let error = reports[0].error().expect("an error").to_string();
         assert!(error.contains("no game record found"), "{path}: {error}");
     }
 }
@@ -191,7 +191,7 @@ fn endings_are_ruled() {
     let fsf = judge("xboard/fsf_vs_maxqi_stalemate.pgn", 3);
     assert_eq!(outcome(&fsf[0]).1, "stalemate");
     assert_eq!(fsf[0].result(), Verdict::Win(Color::Black));
-    let final_fen = &fsf[0].judged.as_ref().expect("judged").final_fen;
+    let final_fen = &fsf[0].judged().expect("judged").final_fen;
     assert!(
         final_fen.starts_with("4ka3/9/4b4/9/9/9/9/2n2p3/9/4KA2r w"),
         "{final_fen}"
@@ -269,7 +269,7 @@ fn moves_after_a_mate_are_a_remark() {
         "[Event \"x\"]\n[Result \"1-0\"]\n[FEN \"3k5/3R5/4R4/9/9/9/9/9/9/3K5 b\"]\n1... d9e9 *\n";
     let config = RuleConfig::with_occurrences(3);
     let r = &judge_bytes("mate.pgn", text.as_bytes(), config)[0];
-    assert!(r.error.is_none(), "{:?}", r.error);
+    assert!(r.error().is_none(), "{:?}", r.error());
     assert_eq!(r.reason(), "checkmate");
     assert!(
         r.notes()[0].contains("checkmated at ply 0; the recorded move 1"),
@@ -285,12 +285,12 @@ fn bad_moves_name_file_line_game_and_ply() {
     let config = RuleConfig::with_occurrences(3);
     let reports = judge_bytes("bad.pgn", text.as_bytes(), config);
     assert_eq!(reports.len(), 2);
-    let e = reports[0].error.as_ref().unwrap().to_string();
+    let e = reports[0].error().unwrap().to_string();
     assert_eq!(
         e,
         "bad.pgn:3: game 1, ply 4: move \"i9i5\" (coordinates (ranks 0-9)) is not legal here"
     );
-    let e = reports[1].error.as_ref().unwrap().to_string();
+    let e = reports[1].error().unwrap().to_string();
     assert!(
         e.starts_with("bad.pgn:7: game 2, ply 3: move \"h0h9\""),
         "{e}"
@@ -319,7 +319,7 @@ fn wxf_cases_through_the_referee() {
     assert_eq!(reports.len(), 173);
     let mut wrong = Vec::new();
     for (r, (id, result)) in reports.iter().zip(&expected) {
-        assert!(r.error.is_none(), "case {id}: {:?}", r.error);
+        assert!(r.error().is_none(), "case {id}: {:?}", r.error());
         if r.result().to_string() != *result {
             wrong.push(format!(
                 "case {id}: got {} expected {result}: {}",
@@ -347,7 +347,7 @@ fn pychess_style_ranks_one_to_ten() {
     let expected = ["h2e2", "h9g7", "h0g2", "i9i8"];
     for text in [san, coordinates, iccs] {
         let r = &judge_bytes("pychess.pgn", text.as_bytes(), config)[0];
-        assert!(r.error.is_none(), "{:?}", r.error);
+        assert!(r.error().is_none(), "{:?}", r.error());
         let got: Vec<String> = r.moves().iter().map(Move::to_string).collect();
         assert_eq!(got, expected, "{text}");
     }

@@ -306,17 +306,6 @@ impl Client {
         &self.spec
     }
 
-    /// Whether UCCI clock values go out in milliseconds.
-    pub fn uses_millis(&self) -> bool {
-        self.millis
-    }
-
-    /// Whether the process should be replaced: it died, hung, or left a search unfinished that it
-    /// would not stop.
-    pub fn is_broken(&self) -> bool {
-        self.broken
-    }
-
     /// Prepares for a new game: ends a search left running (`stop`, then its `bestmove`), sends
     /// `ucinewgame` (UCI) or `setoption newgame` (UCCI, if announced), and waits for `readyok`.
     pub fn new_game(&mut self, timeout: Duration) -> Result<(), ClientError> {

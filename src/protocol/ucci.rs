@@ -379,10 +379,18 @@ fn set_option(
         "bookfiles" | "egtbpaths" | "evalapi" => {
             return Ok(Some(format!("{key} is not used by this engine")));
         }
-        "idle" | "pruning" | "knowledge" | "randomness" => {
-            parse_combo(key, value, &["none", "small", "medium", "large"])?;
+        // UCCI 3.0 options this engine does not announce: read, then said to change nothing.
+        "idle" | "pruning" | "knowledge" | "randomness" | "style" => {
+            let words: &[&str] = if key == "style" {
+                &["solid", "normal", "risky"]
+            } else {
+                &["none", "small", "medium", "large"]
+            };
+            parse_combo(key, value, words)?;
+            return Ok(Some(format!(
+                "{key} is not supported by this engine and is ignored"
+            )));
         }
-        "style" => parse_combo(key, value, &["solid", "normal", "risky"])?,
         "repetition" | "drawmoves" | "selectivity" => {
             return Ok(Some(format!(
                 "{key} was dropped in UCCI 3.0 and is ignored"

@@ -266,7 +266,7 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
         writeln!(out, "{summary}")
     };
     let _ = out.flush();
-    let mut status = if reports.iter().any(|r| r.error.is_some()) {
+    let mut status = if reports.iter().any(|r| r.error().is_some()) {
         1
     } else {
         0

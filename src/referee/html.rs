@@ -148,7 +148,7 @@ pub fn board_svg(pos: &Position, last: Option<Move>, marked: &[Square]) -> Strin
 }
 
 fn result_class(r: &GameReport) -> &'static str {
-    if r.error.is_some() {
+    if r.error().is_some() {
         "error"
     } else if r.agreement() == Agreement::Disagrees {
         "disagree"
@@ -204,7 +204,7 @@ tr.disagree td {{ background: #fff3cd; }}
             r.game.to_string()
         };
         let mut remarks: Vec<String> = r.notes().to_vec();
-        if let Some(e) = &r.error {
+        if let Some(e) = r.error() {
             remarks.push(format!("error: {e}"));
         }
         let past_ruling = r.ruling().map_or(0, |x| x.past_ruling);

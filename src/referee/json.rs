@@ -62,6 +62,6 @@ pub fn report_json(r: &GameReport) -> Value {
         "explanation": r.explanation(),
         "notes": r.notes(),
         "warnings": facts.map_or(&[][..], |f| &f.warnings),
-        "error": r.error.as_ref().map(|e| e.to_string()),
+        "error": r.error().map(|e| e.to_string()),
     })
 }

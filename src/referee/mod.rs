@@ -14,7 +14,9 @@ pub mod json;
 pub mod report;
 pub mod text;
 
-pub use report::{Agreement, CycleReport, GameReport, JudgedGame, RecordFacts, RulingReport};
+pub use report::{
+    Agreement, CycleReport, GameReport, JudgedGame, RecordFacts, ReportBody, RulingReport,
+};
 
 use crate::judge::{History, IllegalMove, RuleConfig, Ruling, Verdict, judge_at, losing_moves};
 use crate::movegen::no_legal_moves;

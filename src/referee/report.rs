@@ -121,6 +121,20 @@ pub struct JudgedGame {
     pub explanation: String,
 }
 
+/// What a report holds: a judged game, or why there is none.
+#[derive(Clone, Debug)]
+pub enum ReportBody {
+    /// The game (or the whole file) could not be read.
+    Unreadable(RecordError),
+    /// The game was read and judged.
+    Judged {
+        /// The judged game.
+        game: Box<JudgedGame>,
+        /// Where the replay or the reading of the moves stopped, if it stopped early.
+        stopped: Option<RecordError>,
+    },
+}
+
 /// What the referee found in one game of a file.
 #[derive(Clone, Debug)]
 pub struct GameReport {
@@ -130,10 +144,8 @@ pub struct GameReport {
     pub game: usize,
     /// The line where the game starts (0 when unknown or binary).
     pub line: u32,
-    /// The judged game; `None` when the game (or the file) could not be read.
-    pub judged: Option<Box<JudgedGame>>,
-    /// Why the game could not be read, or where its replay stopped.
-    pub error: Option<RecordError>,
+    /// The judged game, or why there is none.
+    pub body: ReportBody,
 }
 
 impl GameReport {
@@ -143,8 +155,7 @@ impl GameReport {
             file: file.to_string(),
             game,
             line,
-            judged: None,
-            error: Some(error),
+            body: ReportBody::Unreadable(error),
         }
     }
 
@@ -217,26 +228,44 @@ impl GameReport {
             file: file.to_string(),
             game: record.index,
             line: record.line,
-            judged: Some(Box::new(JudgedGame {
-                moves: record.moves[..plies].to_vec(),
-                final_fen: history.position().to_string(),
-                facts,
-                ruling,
-                agreement,
-                explanation,
-            })),
-            error,
+            body: ReportBody::Judged {
+                game: Box::new(JudgedGame {
+                    moves: record.moves[..plies].to_vec(),
+                    final_fen: history.position().to_string(),
+                    facts,
+                    ruling,
+                    agreement,
+                    explanation,
+                }),
+                stopped: error,
+            },
+        }
+    }
+
+    /// The judged game, if the game could be read.
+    pub fn judged(&self) -> Option<&JudgedGame> {
+        match &self.body {
+            ReportBody::Judged { game, .. } => Some(game),
+            ReportBody::Unreadable(_) => None,
+        }
+    }
+
+    /// Why the game could not be read, or where its replay stopped.
+    pub fn error(&self) -> Option<&RecordError> {
+        match &self.body {
+            ReportBody::Judged { stopped, .. } => stopped.as_ref(),
+            ReportBody::Unreadable(e) => Some(e),
         }
     }
 
     /// What the record says, if it could be read.
     pub fn facts(&self) -> Option<&RecordFacts> {
-        self.judged.as_ref().map(|j| &j.facts)
+        self.judged().map(|j| &j.facts)
     }
 
     /// The moves replayed.
     pub fn moves(&self) -> &[Move] {
-        self.judged.as_ref().map_or(&[], |j| &j.moves)
+        self.judged().map_or(&[], |j| &j.moves)
     }
 
     /// The move texts as recorded.
@@ -246,7 +275,7 @@ impl GameReport {
 
     /// The ruling, if there is one.
     pub fn ruling(&self) -> Option<&RulingReport> {
-        self.judged.as_ref().and_then(|j| j.ruling.as_ref())
+        self.judged().and_then(|j| j.ruling.as_ref())
     }
 
     /// The referee's first decision.
@@ -266,17 +295,14 @@ impl GameReport {
 
     /// Whether the record's result agrees with the referee (no ruling for an unreadable game).
     pub fn agreement(&self) -> Agreement {
-        self.judged
-            .as_ref()
-            .map_or(Agreement::NoRuling, |j| j.agreement)
+        self.judged().map_or(Agreement::NoRuling, |j| j.agreement)
     }
 
     /// The explanation for people; for an unreadable game, the error.
     pub fn explanation(&self) -> String {
-        match (&self.judged, &self.error) {
-            (Some(j), _) => j.explanation.clone(),
-            (None, Some(e)) => format!("error: {e}"),
-            (None, None) => String::new(),
+        match &self.body {
+            ReportBody::Judged { game, .. } => game.explanation.clone(),
+            ReportBody::Unreadable(e) => format!("error: {e}"),
         }
     }
 

@@ -12,7 +12,7 @@ pub fn report_text(r: &GameReport) -> String {
             out,
             "{}: error: {}",
             r.file,
-            r.error
+            r.error()
                 .as_ref()
                 .map_or(String::new(), |e| e.kind.to_string())
         );
@@ -71,7 +71,7 @@ pub fn report_text(r: &GameReport) -> String {
     for w in facts.map_or(&[][..], |f| &f.warnings) {
         let _ = write!(out, "\n  warning: {w}");
     }
-    if let Some(e) = &r.error {
+    if let Some(e) = r.error() {
         let _ = write!(out, "\n  error: {e}");
     }
     out
@@ -90,7 +90,7 @@ pub fn summary(reports: &[GameReport], skipped: usize, elapsed: Duration) -> Str
     }
     let ruled: usize = by_reason.iter().map(|(_, n)| n).sum();
     let reasons: Vec<String> = by_reason.iter().map(|(k, n)| format!("{n} {k}")).collect();
-    let errors = reports.iter().filter(|r| r.error.is_some()).count();
+    let errors = reports.iter().filter(|r| r.error().is_some()).count();
     let disagree = games
         .iter()
         .filter(|r| r.agreement() == Agreement::Disagrees)
