@@ -339,6 +339,10 @@ fn ucci_golden_transcript() {
         > position startpos moves h2e2 h10e9
         <~ bad move text
         > go nodes 1500
+        < info message go: the last position was not accepted, <any>
+        < nobestmove
+        > position startpos moves h2e2
+        > go nodes 1500
         <* info depth <int> score <int> time <int> nodes <int> pv <moves>
         < bestmove <move> <ponder>
         > probe startpos
@@ -417,6 +421,12 @@ fn uci_golden_transcript() {
         < info string go searchmoves: a0a5 not legal in <any>
         <* info depth <int> seldepth <int> multipv 1 score <any>
         < bestmove <move> <ponder>
+        > position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w
+        < info string bad FEN: <any>
+        > go depth 2
+        < info string go: the last position was not accepted, <any>
+        < bestmove (none)
+        > position startpos
         > setoption name Frobnicate value 1
         < info string unknown option \"Frobnicate\"
         > frobnicate
@@ -684,6 +694,19 @@ fn pondering() {
         "answered {:?} after ponderhit, before its time was used",
         start.elapsed()
     );
+
+    // A node limit reached while pondering holds the move until ponderhit.
+    xq.send("position startpos moves h2e2");
+    xq.send("go ponder nodes 1000");
+    std::thread::sleep(Duration::from_millis(500));
+    xq.send("isready");
+    let lines = xq.until(|l| l == "readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "answered while pondering: {lines:?}"
+    );
+    xq.send("ponderhit");
+    xq.best_move_line();
 
     // UCI: the same with a fixed depth, which ends only with ponderhit or stop.
     let mut xq = Xq::start();

@@ -3,9 +3,9 @@
 //! line is replayed, so an illegal or already decided opening is reported with its line number.
 
 use crate::fen::{self, FenError};
-use crate::judge::{History, IllegalMove, Rules};
+use crate::judge::{History, Rules};
 use crate::movegen::count_legal;
-use crate::moves::{Move, MoveTextError};
+use crate::moves::{IllegalMove, Move, MoveTextError};
 use crate::position::Position;
 use std::fmt;
 use std::path::Path;

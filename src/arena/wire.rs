@@ -2,7 +2,7 @@
 //! timed lines, the traffic log, and the readers of the lines an engine sends (`option`, `info`,
 //! `bestmove`, refusals).
 
-use crate::arena::spec::Protocol;
+use super::spec::Protocol;
 use crate::moves::{Move, MoveTextError, RankStyle};
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};

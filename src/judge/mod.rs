@@ -16,7 +16,6 @@ pub mod history;
 pub mod protection;
 pub mod repetition;
 
-pub use crate::moves::IllegalMove;
 pub use explain::{Ruling, SideCycle};
 pub use history::{History, PieceId, Record, Status};
 pub use protection::ProtectionPolicy;

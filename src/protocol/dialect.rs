@@ -43,6 +43,9 @@ pub(super) trait Dialect {
         offer: Offer,
     ) -> Vec<String>;
 
+    /// The line answering `go` without a move.
+    fn no_move_line(&self) -> &'static str;
+
     /// The answer to a request for the static evaluation (UCCI `go depth 0`).
     fn static_eval_lines(&self, cp: i32) -> Vec<String>;
 

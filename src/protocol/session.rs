@@ -46,6 +46,9 @@ pub(super) struct Session<W: Write> {
     /// Lines held back while a search runs in UCCI batch mode (or while `stop` waits).
     pending: VecDeque<String>,
     eof: bool,
+    /// The last `position` line could not be read: the engine's position is not the client's, so
+    /// `go` is refused until a position is accepted.
+    position_rejected: bool,
 }
 
 impl<W: Write> Session<W> {
@@ -59,6 +62,7 @@ impl<W: Write> Session<W> {
             next_id: 0,
             pending: VecDeque::new(),
             eof: false,
+            position_rejected: false,
         }
     }
 
@@ -184,6 +188,9 @@ impl<W: Write> Session<W> {
             Ok(c) => c,
             Err(e) => {
                 self.error(&e)?;
+                if matches!(first, "position" | "fen" | "startpos") && self.active.is_none() {
+                    self.position_rejected = true;
+                }
                 if first == "go" && self.active.is_none() {
                     return self.fallback(rx);
                 }
@@ -221,11 +228,21 @@ impl<W: Write> Session<W> {
                 }
             }
             Command::NewGame => self.engine.new_game(),
-            Command::Position(setup) => self.set_position(setup)?,
+            Command::Position(setup) => {
+                self.position_rejected = false;
+                self.set_position(setup)?;
+            }
             Command::BanMoves(moves) => {
                 if let Err(e) = self.engine.ban_moves(moves) {
                     self.error(&self.not_legal("banmoves", e))?;
                 }
+            }
+            Command::Go(_) if self.position_rejected => {
+                let line = dialect.no_move_line();
+                self.error(&CommandError::Unsupported(
+                    "go: the last position was not accepted, so this is not the client's position; send a valid position first".into(),
+                ))?;
+                self.write_line(line)?;
             }
             Command::Go(go) => {
                 if dialect.debug() {

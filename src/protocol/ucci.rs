@@ -508,6 +508,10 @@ impl Dialect for Ucci {
         vec![best_move_line(result, ponder, offer)]
     }
 
+    fn no_move_line(&self) -> &'static str {
+        "nobestmove"
+    }
+
     fn static_eval_lines(&self, cp: i32) -> Vec<String> {
         vec![
             format!("info depth 0 score {}", score_value(Score(cp))),

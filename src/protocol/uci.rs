@@ -468,6 +468,10 @@ impl Dialect for Uci {
         best_move_lines(result, ponder, self)
     }
 
+    fn no_move_line(&self) -> &'static str {
+        "bestmove (none)"
+    }
+
     fn static_eval_lines(&self, cp: i32) -> Vec<String> {
         vec![
             format!("info depth 0 score {}", Score(cp)),

@@ -18,9 +18,9 @@ pub use report::{
     Agreement, CycleReport, GameReport, JudgedGame, RecordFacts, ReportBody, RulingReport,
 };
 
-use crate::judge::{History, IllegalMove, RuleConfig, Ruling, Verdict, judge_at, losing_moves};
+use crate::judge::{History, RuleConfig, Ruling, Verdict, judge_at, losing_moves};
 use crate::movegen::no_legal_moves;
-use crate::moves::Move;
+use crate::moves::{IllegalMove, Move};
 use crate::position::Position;
 use crate::record::RawGame;
 use crate::record::encoding::Encoding;

@@ -339,9 +339,10 @@ pub fn search(
             start,
         );
         let (depth, best_index) = main.iterate(report);
-        // Pondering or infinite searches wait for stop before answering.
-        while (limits.infinite || signals.pondering.load(Ordering::Relaxed))
-            && !signals.stop.load(Ordering::Relaxed)
+        // A ponder search answers only after ponderhit or stop (both end the pondering), even when
+        // it reached its depth or node limit first; an infinite search waits for stop.
+        while signals.pondering.load(Ordering::Relaxed)
+            || (limits.infinite && !signals.stop.load(Ordering::Relaxed))
         {
             std::thread::sleep(Duration::from_millis(1));
         }
