@@ -677,3 +677,28 @@ fn an_option_the_engine_does_not_take_stops_the_match() {
     let (_, summary) = play(&config);
     assert_eq!(summary.tally.games(), 1);
 }
+
+#[test]
+fn absurd_times_are_refused_not_crashed_on() {
+    for args in [
+        ["--tc", "1e300+0"],
+        ["--tc", "10+1e300"],
+        ["--timeout", "1e300"],
+        ["--move-timeout", "1e300"],
+    ] {
+        let out = std::process::Command::new(XQ)
+            .args([
+                "match",
+                "--engine",
+                "a=/bin/true",
+                "--engine",
+                "b=/bin/true",
+            ])
+            .args(args)
+            .output()
+            .expect("xq runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("expected seconds"), "{args:?}: {stderr}");
+    }
+}

@@ -432,3 +432,65 @@ fn command_line() {
         .expect("xq runs");
     assert_eq!(out.status.code(), Some(2), "bad usage");
 }
+
+#[test]
+fn the_html_report_never_writes_over_a_game_file() {
+    let dir = std::env::temp_dir().join(format!("xq-referee-html-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = dir.join("g.pgn");
+    let text = "[Event \"A\"]\n1. h2e2 h9g7 1-0\n";
+    std::fs::write(&game, text).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_xq"))
+        .arg("referee")
+        .arg(&game)
+        .arg("--html")
+        .arg(dir.join(".").join("g.pgn"))
+        .output()
+        .expect("xq runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("would write over"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&game).unwrap(), text);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A directory with links back to itself and a FIFO among its game files: each game is judged
+/// once and the FIFO is named, instead of a walk without end or a read that blocks.
+#[cfg(unix)]
+#[test]
+fn directory_links_and_fifos_end() {
+    let dir = std::env::temp_dir().join(format!("xq-referee-walk-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("a.pgn"), "1. h2e2 h9g7 1-0\n").unwrap();
+    std::os::unix::fs::symlink(".", dir.join("l1")).unwrap();
+    std::os::unix::fs::symlink(".", dir.join("l2")).unwrap();
+    let fifo = std::process::Command::new("mkfifo")
+        .arg(dir.join("x.pgn"))
+        .status()
+        .is_ok_and(|s| s.success());
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_xq"))
+        .arg("referee")
+        .arg(&dir)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("xq runs");
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("the referee did not finish");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("summary: 1 games"), "{text}");
+    if fifo {
+        assert!(
+            text.contains("x.pgn: error: cannot read: not a regular file"),
+            "{text}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -100,16 +100,20 @@ impl fmt::Display for ArgError {
 
 impl std::error::Error for ArgError {}
 
-/// Reads a number of seconds (fractions allowed) for the option `what`.
+/// The longest time any option takes, in seconds (about 115 days): clock arithmetic on longer
+/// times could overflow.
+const MAX_SECONDS: f64 = 1e7;
+
+/// Reads a number of seconds (fractions allowed, at most [`MAX_SECONDS`]) for the option `what`.
 fn parse_seconds(text: &str, what: &str) -> Result<Duration, ArgError> {
     text.trim()
         .parse::<f64>()
         .ok()
-        .filter(|s| s.is_finite() && *s >= 0.0)
-        .map(Duration::from_secs_f64)
+        .filter(|s| s.is_finite() && (0.0..=MAX_SECONDS).contains(s))
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
         .ok_or_else(|| {
             ArgError(format!(
-                "bad {what} {text:?}: expected seconds, such as 5 or 0.05"
+                "bad {what} {text:?}: expected seconds from 0 to {MAX_SECONDS}, such as 5 or 0.05"
             ))
         })
 }
@@ -197,8 +201,8 @@ pub fn config_from_args(args: &MatchArgs) -> Result<MatchConfig, Box<dyn std::er
         }
         None => None,
     };
-    let timeout = parse_seconds(&args.timeout.to_string(), "--timeout")?;
-    let move_timeout = parse_seconds(&args.move_timeout.to_string(), "--move-timeout")?;
+    let timeout = parse_seconds(&format!("{:?}", args.timeout), "--timeout")?;
+    let move_timeout = parse_seconds(&format!("{:?}", args.move_timeout), "--move-timeout")?;
     Ok(MatchConfig {
         engines,
         games: args
@@ -356,6 +360,8 @@ mod tests {
             Duration::from_millis(50)
         );
         assert!(parse_seconds("-1", "x").is_err());
+        assert!(parse_seconds("1e300", "x").is_err());
+        assert!(parse_seconds("1e7", "x").is_ok());
         let tc = time_control(Limit::Clock {
             base: Duration::from_secs(5),
             increment: Duration::from_millis(50),

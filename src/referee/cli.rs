@@ -7,6 +7,7 @@ use super::text::{report_text, summary};
 use super::{GameReport, html, judge_raw};
 use crate::judge::RuleConfig;
 use crate::record::{self, ErrorKind, FileGames, RecordError};
+use std::collections::HashSet;
 use std::io::{IsTerminal, Read, Write};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
@@ -67,10 +68,10 @@ fn collect_inputs(args: &[String]) -> Vec<Input> {
         let path = Path::new(arg);
         if path.is_dir() {
             let mut files = Vec::new();
-            walk(path, &mut files);
+            walk(path, &mut files, &mut HashSet::new());
             files.sort();
             for f in files {
-                let bytes = std::fs::read(&f).map_err(|e| e.to_string());
+                let bytes = read_game_file(&f);
                 out.push(Input {
                     name: f.display().to_string(),
                     from_dir: true,
@@ -78,7 +79,7 @@ fn collect_inputs(args: &[String]) -> Vec<Input> {
                 });
             }
         } else {
-            let bytes = std::fs::read(path).map_err(|e| e.to_string());
+            let bytes = read_game_file(path);
             out.push(Input {
                 name: arg.clone(),
                 from_dir: false,
@@ -89,14 +90,22 @@ fn collect_inputs(args: &[String]) -> Vec<Input> {
     out
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+/// Collects the game files under `dir`, each directory once however many links lead to it (so a
+/// link back up the tree is no loop).
+fn walk(dir: &Path, out: &mut Vec<PathBuf>, seen: &mut HashSet<PathBuf>) {
+    let Ok(canonical) = std::fs::canonicalize(dir) else {
+        return;
+    };
+    if !seen.insert(canonical) {
+        return;
+    }
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
-            walk(&path, out);
+            walk(&path, out, seen);
         } else if path
             .extension()
             .and_then(|e| e.to_str())
@@ -105,6 +114,25 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(path);
         }
     }
+}
+
+/// The largest game file read, in bytes.
+const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// Reads a game file: only a regular file of at most `MAX_FILE_BYTES` (a FIFO or a device would
+/// block or never end).
+fn read_game_file(path: &Path) -> Result<Vec<u8>, String> {
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file (a FIFO, socket or device)".into());
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "{} bytes, more than the {MAX_FILE_BYTES} a game file may have",
+            meta.len()
+        ));
+    }
+    std::fs::read(path).map_err(|e| e.to_string())
 }
 
 /// A file split into games, or why it could not be.
@@ -223,6 +251,15 @@ fn judge_inputs(
     (out, skipped)
 }
 
+/// The input that `path` names, if it names one (the same file, however it is spelt).
+fn input_at<'a>(path: &Path, inputs: &'a [Input]) -> Option<&'a str> {
+    let target = std::fs::canonicalize(path).ok()?;
+    inputs
+        .iter()
+        .find(|i| std::fs::canonicalize(&i.name).is_ok_and(|p| p == target))
+        .map(|i| i.name.as_str())
+}
+
 /// Runs `xq referee`.
 pub fn run_cli(args: RefereeArgs) -> ExitCode {
     let config = RuleConfig::with_occurrences(args.repetitions);
@@ -235,6 +272,15 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
         eprintln!(
             "xq referee: no game files found in {}",
             args.inputs.join(", ")
+        );
+        return ExitCode::from(2);
+    }
+    if let Some(path) = &args.html
+        && let Some(input) = input_at(path, &inputs)
+    {
+        eprintln!(
+            "xq referee: --html {} would write over the game file {input}",
+            path.display()
         );
         return ExitCode::from(2);
     }
