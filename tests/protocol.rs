@@ -476,6 +476,11 @@ fn first_line_picks_the_protocol() {
     xq.script("> uci\n< info message unknown command 'uci'");
     xq.quiet();
 
+    // A byte-order mark before the first line does not hide the protocol.
+    let mut xq = Xq::start();
+    xq.script("> \u{feff}uci\n<* <any>\n< uciok");
+    xq.quiet();
+
     // A bare FEN line: UCI in the Cyclone form, no handshake needed.
     let mut xq = Xq::start();
     let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r";

@@ -169,7 +169,8 @@ impl<W: Write> Session<W> {
     }
 
     fn handle_line(&mut self, line: &str, rx: &Receiver<Event>) -> io::Result<Flow> {
-        let line = line.trim();
+        // A byte-order mark some clients put before their first line is not part of the command.
+        let line = line.trim_start_matches('\u{feff}').trim();
         let Some(first) = first_word(line) else {
             return Ok(Flow::Continue);
         };
