@@ -24,12 +24,38 @@ fn find_ignore_case(text: &str, needle: &str, from: usize) -> Option<usize> {
         .map(|p| p + from)
 }
 
-fn line_of(text: &str, offset: usize) -> u32 {
-    let n = text.as_bytes()[..offset.min(text.len())]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count();
-    u32::try_from(n + 1).unwrap_or(u32::MAX)
+/// Line numbers of offsets in a text, asked for in increasing order: each newline is counted
+/// once, so numbering every block of a file stays linear in its length.
+struct Lines<'a> {
+    text: &'a [u8],
+    offset: usize,
+    newlines: usize,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Lines<'a> {
+        Lines {
+            text: text.as_bytes(),
+            offset: 0,
+            newlines: 0,
+        }
+    }
+
+    /// The 1-based line of `offset`.
+    fn line_of(&mut self, offset: usize) -> u32 {
+        let offset = offset.min(self.text.len());
+        if offset < self.offset {
+            // Asked out of order: count again from the start.
+            self.offset = 0;
+            self.newlines = 0;
+        }
+        self.newlines += self.text[self.offset..offset]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        self.offset = offset;
+        u32::try_from(self.newlines + 1).unwrap_or(u32::MAX)
+    }
 }
 
 /// The value of `[DhtmlXQ_key]…[/DhtmlXQ_key]` inside `block`, with its offset in the block.
@@ -75,13 +101,14 @@ fn truncate(text: &str, n: usize) -> String {
 /// Reads every DhtmlXQ block of `text` as a game.
 pub fn read(text: &str) -> Vec<RawGame> {
     let mut games = Vec::new();
+    let mut lines = Lines::new(text);
     let mut from = 0;
     while let Some(start) = find_ignore_case(text, "[dhtmlxq]", from) {
         let body_start = start + "[dhtmlxq]".len();
         let end = find_ignore_case(text, "[/dhtmlxq]", body_start).unwrap_or(text.len());
         let block = text.get(body_start..end).unwrap_or("");
         from = end.max(body_start);
-        let line = line_of(text, start);
+        let line = lines.line_of(start);
         let mut tags = vec![("Format".to_string(), "DhtmlXQ".to_string())];
         for (key, tag) in [
             ("title", "Title"),
@@ -112,7 +139,7 @@ pub fn read(text: &str) -> Vec<RawGame> {
         };
         let mut tokens = Vec::new();
         if let Some((list, offset)) = value(block, "movelist") {
-            let move_line = line_of(text, body_start + offset);
+            let move_line = lines.line_of(body_start + offset);
             let digits: Vec<char> = list.chars().filter(|c| !c.is_whitespace()).collect();
             for chunk in digits.chunks(4) {
                 tokens.push(MoveToken {
@@ -156,5 +183,22 @@ mod tests {
         assert_eq!(games[0].tokens[0].line, 3);
         assert!(matches!(games[0].start, Start::Board(_)));
         assert!(games[0].defect.is_none());
+    }
+
+    #[test]
+    fn lines_counted_once_agree_with_a_full_count() {
+        let block = "[DhtmlXQ]\n[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]\n[/DhtmlXQ]\n\n";
+        let text = block.repeat(50);
+        let games = read(&text);
+        assert_eq!(games.len(), 50);
+        for (i, g) in games.iter().enumerate() {
+            assert_eq!(g.line as usize, 4 * i + 1);
+            assert_eq!(g.tokens[0].line as usize, 4 * i + 2);
+        }
+        let mut lines = Lines::new(&text);
+        let full = |offset: usize| text[..offset].matches('\n').count() as u32 + 1;
+        for offset in [30, 10, 200, 5, 400] {
+            assert_eq!(lines.line_of(offset), full(offset));
+        }
     }
 }
