@@ -41,16 +41,6 @@ impl Default for Ucci {
     }
 }
 
-/// Engine options UCCI announces under its own lower-case names (`hashsize` and `threads` take
-/// 0 for "choose for me", so their ranges start at 0).
-const ENGINE_NAMES: &[(&str, OptionId)] = &[
-    ("hashsize", OptionId::Hash),
-    ("threads", OptionId::Threads),
-    ("evaluation", OptionId::Evaluation),
-    ("evalfile", OptionId::EvalFile),
-    ("repetitionrule", OptionId::RepetitionRule),
-];
-
 /// A spin option's (default, max) from the engine's table.
 fn spin(id: OptionId) -> (i64, i64) {
     let (default, _, max) = OptionSpec::of(id)
@@ -59,7 +49,8 @@ fn spin(id: OptionId) -> (i64, i64) {
     (default, max)
 }
 
-/// An `option` line for an engine option under its UCCI name.
+/// An `option` line for an engine option under its UCCI name (lower case; `hashsize` and
+/// `threads` take 0 for "choose for me", so spin ranges start at 0).
 fn option_line(name: &str, spec: &OptionSpec) -> String {
     match &spec.kind {
         OptionKind::Spin { default, max, .. } => {
@@ -80,27 +71,21 @@ fn option_line(name: &str, spec: &OptionSpec) -> String {
 
 /// The answer to `ucci`: `id` lines, `option` lines and `ucciok`.
 fn handshake() -> Vec<String> {
-    let engine_line = |name: &str| {
-        let (_, id) = ENGINE_NAMES
-            .iter()
-            .find(|(n, _)| *n == name)
-            .expect("a UCCI name of an engine option");
-        option_line(name, OptionSpec::of(*id))
-    };
+    let engine_line = |name: &str, id: OptionId| option_line(name, OptionSpec::of(id));
     vec![
         "id name xq".to_string(),
         format!("id version {}", env!("CARGO_PKG_VERSION")),
         "id author the xq authors".to_string(),
         "option usemillisec type check default true".to_string(),
-        engine_line("hashsize"),
-        engine_line("threads"),
+        engine_line("hashsize", OptionId::Hash),
+        engine_line("threads", OptionId::Threads),
         "option ponder type check default false".to_string(),
         "option batch type check default false".to_string(),
         "option debug type check default false".to_string(),
         "option newgame type button".to_string(),
-        engine_line("evaluation"),
-        engine_line("evalfile"),
-        engine_line("repetitionrule"),
+        engine_line("evaluation", OptionId::Evaluation),
+        engine_line("evalfile", OptionId::EvalFile),
+        engine_line("repetitionrule", OptionId::RepetitionRule),
         "ucciok".to_string(),
     ]
 }
@@ -319,6 +304,15 @@ fn parse_combo(name: &str, value: Option<&str>, values: &[&str]) -> Result<(), C
     }
 }
 
+/// Sets the engine option `id` from a UCCI value.
+fn set_engine_option(
+    engine: &mut Engine,
+    id: OptionId,
+    value: Option<&str>,
+) -> Result<(), CommandError> {
+    Ok(engine.set_option(OptionSpec::of(id).name, value.unwrap_or(""))?)
+}
+
 /// Carries out `setoption`; `Ok(Some(text))` is a note for the client.
 fn set_option(
     s: &mut Ucci,
@@ -354,14 +348,9 @@ fn set_option(
             engine.apply(EngineOption::Threads(n as usize))?;
         }
         "newgame" => engine.new_game(),
-        "evalfile" | "evaluation" | "repetitionrule" => {
-            let id = ENGINE_NAMES
-                .iter()
-                .find(|(n, _)| *n == key)
-                .map(|&(_, id)| id)
-                .expect("a UCCI name of an engine option");
-            engine.set_option(OptionSpec::of(id).name, value.unwrap_or(""))?;
-        }
+        "evalfile" => set_engine_option(engine, OptionId::EvalFile, value)?,
+        "evaluation" => set_engine_option(engine, OptionId::Evaluation, value)?,
+        "repetitionrule" => set_engine_option(engine, OptionId::RepetitionRule, value)?,
         "promotion" => {
             if parse_check(key, value)? {
                 return Ok(Some(
