@@ -3,16 +3,13 @@
 //! keys and variation keys are ignored.
 
 use super::notation::Notation;
-use super::{ErrorKind, Format, MoveToken, RawGame, Start};
+use super::{Defect, ErrorKind, Format, MoveToken, RawGame, Start};
 use crate::piece::Piece;
 use crate::square::{Color, File, Rank, Square};
 
-/// Whether `text` holds a DhtmlXQ block.
-pub fn detect(text: &str) -> bool {
-    find_ignore_case(text, "[dhtmlxq]", 0).is_some()
-}
-
-fn find_ignore_case(text: &str, needle: &str, from: usize) -> Option<usize> {
+/// The first place at or after `from` where `needle` (lowercase ASCII) occurs in `text`, ignoring
+/// ASCII case.
+pub(super) fn find_ignore_case(text: &str, needle: &str, from: usize) -> Option<usize> {
     let hay = text.as_bytes();
     let needle = needle.as_bytes();
     if from > hay.len() {
@@ -131,7 +128,7 @@ pub fn read(text: &str) -> Vec<RawGame> {
             Some((v, _)) if !v.trim().is_empty() => match binit_board(v) {
                 Ok(board) => Start::Board(board),
                 Err(e) => {
-                    defect = Some(ErrorKind::Format(e));
+                    defect = Some(Defect { line: Some(line), kind: ErrorKind::Format(e) });
                     Start::Standard
                 }
             },
@@ -175,7 +172,6 @@ mod tests {
     #[test]
     fn block_in_html() {
         let html = "<html>\n<div>[DhtmlXQ][DhtmlXQ_red]A[/DhtmlXQ_red][DhtmlXQ_binit]8979695949392919097717866646260600102030405060708012720323436383[/DhtmlXQ_binit]\n[DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist][/DhtmlXQ]</div>";
-        assert!(detect(html));
         let games = read(html);
         assert_eq!(games.len(), 1);
         let texts: Vec<&str> = games[0].tokens.iter().map(|t| t.text.as_str()).collect();

@@ -102,14 +102,46 @@ pub struct RawGame {
     pub notations: Option<Vec<Notation>>,
     /// Remarks on the reading (variations skipped, ...).
     pub notes: Vec<String>,
-    /// A defect found while splitting (a cut-off file), reported after the moves read before it.
-    pub defect: Option<ErrorKind>,
+    /// A defect found while splitting (a cut-off file, an unclosed comment), reported after the
+    /// moves read before it.
+    pub defect: Option<Defect>,
+}
+
+/// What is wrong with a game's text, found while splitting it, and where.
+#[derive(Clone, Debug)]
+pub struct Defect {
+    /// The line the defect starts at (`None`: just after the last move token).
+    pub line: Option<u32>,
+    /// What is wrong.
+    pub kind: ErrorKind,
+}
+
+impl Defect {
+    /// A defect at `line`.
+    pub fn at(line: u32, message: String) -> Defect {
+        Defect {
+            line: Some(line),
+            kind: ErrorKind::Format(message),
+        }
+    }
 }
 
 impl RawGame {
     /// The value of a tag, by case-insensitive name.
     pub fn tag(&self, name: &str) -> Option<&str> {
         tag(&self.tags, name)
+    }
+
+    /// Moves every line number of the game `by` lines down (a game read from a piece of a text).
+    pub fn shift_lines(&mut self, by: u32) {
+        let shift = |line: &mut u32| *line = line.saturating_add(by);
+        if self.line > 0 {
+            shift(&mut self.line);
+        }
+        self.tokens.iter_mut().for_each(|t| shift(&mut t.line));
+        if let Some(line) = self.defect.as_mut().and_then(|d| d.line.as_mut()) {
+            shift(line);
+        }
     }
 }
 
@@ -274,11 +306,7 @@ pub fn read_file(name: &str, bytes: &[u8]) -> Result<FileGames, RecordError> {
     let mut best: Option<(usize, FileGames)> = None;
     let several = decodings.len() > 1;
     for decoded in decodings {
-        let games = if dhtmlxq::detect(&decoded.text) {
-            dhtmlxq::read(&decoded.text)
-        } else {
-            pgn::split(&decoded.text)
-        };
+        let games = pgn::split(&decoded.text);
         // Score a decoding by the plies its first games replay.
         let score = if several {
             games
@@ -477,9 +505,11 @@ pub fn resolve(file: &str, encoding: Encoding, raw: &RawGame) -> Result<GameReco
                 },
             ))
         }
-        None => raw.defect.clone().map(|kind| {
-            let line = raw.tokens.last().map_or(raw.line, |t| t.line);
-            error(line, Some(replayed.moves.len() + 1), kind)
+        None => raw.defect.clone().map(|defect| {
+            let line = defect
+                .line
+                .unwrap_or_else(|| raw.tokens.last().map_or(raw.line, |t| t.line));
+            error(line, Some(replayed.moves.len() + 1), defect.kind)
         }),
     };
     Ok(GameRecord {

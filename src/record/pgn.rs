@@ -4,8 +4,12 @@
 //! numbers, NAGs and anything between a result and the next tag (xqbase's advertisement block) are
 //! skipped. Tokens are not interpreted here (`notation.rs` does that against positions).
 
+use super::dhtmlxq::{self, find_ignore_case};
 use super::notation::{looks_like_move, normalize};
-use super::{Format, MoveToken, RawGame, Start};
+use super::{Defect, Format, MoveToken, RawGame, Start};
+
+/// The longest piece of a broken line quoted in an error.
+const QUOTE_CHARS: usize = 60;
 
 #[derive(Default)]
 struct Builder {
@@ -13,81 +17,207 @@ struct Builder {
     tags: Vec<(String, String)>,
     tokens: Vec<MoveToken>,
     result: Option<String>,
+    notes: Vec<String>,
+    defect: Option<Defect>,
 }
 
 impl Builder {
     fn has_movetext(&self) -> bool {
         !self.tokens.is_empty() || self.result.is_some()
     }
+
+    /// Whether this is a game (tags, or move text that starts with a move), not prose.
+    fn is_game(&self) -> bool {
+        !self.tags.is_empty() || self.tokens.first().is_some_and(|t| looks_like_move(&t.text))
+    }
+
+    /// Records the first defect of the game.
+    fn defect(&mut self, defect: Defect) {
+        self.defect.get_or_insert(defect);
+    }
 }
 
 struct Scanner {
     games: Vec<RawGame>,
     current: Option<Builder>,
-    in_comment: bool,
+    /// The line of the `{` of the comment the scan is in.
+    comment_from: Option<u32>,
     variation_depth: u32,
+    /// The line of the outermost open `(`.
+    variation_from: u32,
     ended: bool,
 }
 
+/// What scanning a piece of a line found.
+enum Scan {
+    /// The piece is read.
+    Done,
+    /// A DhtmlXQ block starts at this byte of the piece.
+    Block(usize),
+}
+
+/// The text that opens a DhtmlXQ block.
+const BLOCK_OPEN: &str = "[dhtmlxq]";
+/// The text that closes one.
+const BLOCK_CLOSE: &str = "[/dhtmlxq]";
+
 /// Splits `text` into games. Text before the first tag that does not start with a move (a title,
-/// prose) is not a game.
+/// prose, an HTML page around DhtmlXQ blocks) is not a game. A DhtmlXQ block is read as a game of
+/// its own wherever it stands, except inside a game's comment, variation or tag. Lines may end in
+/// LF, CR LF or CR alone.
 pub fn split(text: &str) -> Vec<RawGame> {
     let mut s = Scanner {
         games: Vec::new(),
         current: None,
-        in_comment: false,
+        comment_from: None,
         variation_depth: 0,
+        variation_from: 0,
         ended: false,
     };
-    for (i, line) in text.lines().enumerate() {
-        let number = u32::try_from(i + 1).unwrap_or(u32::MAX);
-        s.line(line, number);
+    let mut offset = 0;
+    let mut number = 0u32;
+    // Whether the piece at `offset` continues a line already counted (after a block's end).
+    let mut continued = false;
+    while offset < text.len() {
+        let rest = &text[offset..];
+        let (len, eol) = match rest.find(['\n', '\r']) {
+            Some(i) if rest[i..].starts_with("\r\n") => (i, 2),
+            Some(i) => (i, 1),
+            None => (rest.len(), 0),
+        };
+        let at_start = !continued;
+        if at_start {
+            number = number.saturating_add(1);
+        }
+        continued = false;
+        match s.line(&rest[..len], number, at_start) {
+            Scan::Done => offset += len + eol,
+            Scan::Block(at) => {
+                let start = offset + at;
+                let end = find_ignore_case(text, BLOCK_CLOSE, start + BLOCK_OPEN.len())
+                    .map_or(text.len(), |c| c + BLOCK_CLOSE.len());
+                let block = &text[start..end];
+                s.finish();
+                for mut game in dhtmlxq::read(block) {
+                    game.shift_lines(number - 1);
+                    game.index = s.games.len() + 1;
+                    s.games.push(game);
+                }
+                number = number.saturating_add(line_breaks(block));
+                offset = end;
+                continued = true;
+            }
+        }
     }
     s.finish();
     s.games
 }
 
+/// How many line breaks (LF, CR LF or CR) `text` holds.
+fn line_breaks(text: &str) -> u32 {
+    let bytes = text.as_bytes();
+    let n = bytes
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
+        .count();
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// The first `n` characters of `text`, with `…` when cut.
+fn quote(text: &str, n: usize) -> String {
+    match text.char_indices().nth(n) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
+/// Whether `line` starts like a tag: `[`, a name, a space or tab and a quote.
+fn starts_like_tag(line: &str) -> bool {
+    let Some(rest) = line.strip_prefix('[') else {
+        return false;
+    };
+    let name = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .unwrap_or(rest.len());
+    name > 0 && rest[name..].trim_start().starts_with('"') && rest[name..].starts_with([' ', '\t'])
+}
+
 impl Scanner {
-    fn line(&mut self, line: &str, number: u32) {
+    /// Scans one line (or the rest of one after a DhtmlXQ block); `at_start` when the piece starts
+    /// its line.
+    fn line(&mut self, line: &str, number: u32, at_start: bool) -> Scan {
         let trimmed = line.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{FEFF}');
-        if trimmed.starts_with('[')
-            && let Some(tags) = parse_tag_line(trimmed)
-        {
-            if self.current.as_ref().is_some_and(Builder::has_movetext) || self.ended {
-                self.finish();
+        if at_start && trimmed.starts_with('[') {
+            let tags = parse_tag_line(trimmed);
+            let broken = tags.is_none() && starts_like_tag(trimmed);
+            if tags.is_some() || broken {
+                let first = tags.as_ref().and_then(|t| t.first()).map(|(k, _)| k.as_str());
+                self.tag_line(number, first);
+                let b = self.current.get_or_insert_with(|| Builder {
+                    line: number,
+                    ..Builder::default()
+                });
+                match tags.or_else(|| parse_quoted_tag(trimmed)) {
+                    Some(tags) if broken => {
+                        b.notes.push(format!(
+                            "line {number}: the tag's value holds unescaped quotes; read up to the line's closing \"]"
+                        ));
+                        b.tags.extend(tags);
+                    }
+                    Some(tags) => b.tags.extend(tags),
+                    None => b.defect(Defect::at(
+                        number,
+                        format!("tag not closed: {}", quote(trimmed, QUOTE_CHARS)),
+                    )),
+                }
+                return Scan::Done;
             }
-            let b = self.current.get_or_insert_with(|| Builder {
-                line: number,
-                ..Builder::default()
-            });
-            b.tags.extend(tags);
-            // A well-formed tag line ends any comment or variation left open by a broken game.
-            self.in_comment = false;
-            self.variation_depth = 0;
-            return;
         }
         if self.ended {
-            return;
+            return match find_ignore_case(line, BLOCK_OPEN, 0) {
+                Some(at) => Scan::Block(at),
+                None => Scan::Done,
+            };
         }
         let mut token = String::new();
-        for c in line.chars() {
-            if self.in_comment {
+        for (i, c) in line.char_indices() {
+            if c == '['
+                && line.as_bytes()[i..]
+                    .get(..BLOCK_OPEN.len())
+                    .is_some_and(|w| w.eq_ignore_ascii_case(BLOCK_OPEN.as_bytes()))
+                && (self.comment_from.is_none() && self.variation_depth == 0
+                    || !self.current.as_ref().is_some_and(Builder::is_game))
+            {
+                self.token(&mut token, number);
+                return Scan::Block(i);
+            }
+            if self.comment_from.is_some() {
                 if c == '}' {
-                    self.in_comment = false;
+                    self.comment_from = None;
                 }
                 continue;
             }
             match c {
                 '{' => {
                     self.token(&mut token, number);
-                    self.in_comment = true;
+                    self.comment_from = Some(number);
                 }
                 ';' => {
                     self.token(&mut token, number);
+                    // Outside a game (an HTML page: `&nbsp;`), a block later on the line counts.
+                    if !self.current.as_ref().is_some_and(Builder::is_game)
+                        && let Some(at) = find_ignore_case(line, BLOCK_OPEN, i)
+                    {
+                        return Scan::Block(at);
+                    }
                     break;
                 }
                 '(' | '（' => {
                     self.token(&mut token, number);
+                    if self.variation_depth == 0 {
+                        self.variation_from = number;
+                    }
                     self.variation_depth += 1;
                 }
                 ')' | '）' => {
@@ -98,10 +228,52 @@ impl Scanner {
                 c => token.push(c),
             }
             if self.ended {
-                return;
+                return Scan::Done;
             }
         }
         self.token(&mut token, number);
+        Scan::Done
+    }
+
+    /// A tag line at `number` whose first tag is `first`: ends the game before it if that game
+    /// has move text, or already has that tag (a record of tags without moves), and closes any
+    /// comment or variation left open (naming it as the defect of the game it was open in).
+    fn tag_line(&mut self, number: u32, first: Option<&str>) {
+        self.close_open(Some(number));
+        let repeated = |b: &Builder| {
+            first.is_some_and(|name| b.tags.iter().any(|(k, _)| k.eq_ignore_ascii_case(name)))
+        };
+        if self
+            .current
+            .as_ref()
+            .is_some_and(|b| b.has_movetext() || repeated(b))
+            || self.ended
+        {
+            self.finish();
+        }
+    }
+
+    /// Records a comment or variation still open as the current game's defect, and closes it.
+    /// `before`: the tag line that ends it (`None`: the end of the text).
+    fn close_open(&mut self, before: Option<u32>) {
+        let open = match (self.comment_from, self.variation_depth) {
+            (Some(line), _) => Some((line, "comment `{`")),
+            (None, d) if d > 0 => Some((self.variation_from, "variation `(`")),
+            _ => None,
+        };
+        self.comment_from = None;
+        self.variation_depth = 0;
+        let (Some((line, what)), Some(b)) = (open, self.current.as_mut()) else {
+            return;
+        };
+        let end = match before {
+            Some(n) => format!("the tag at line {n}"),
+            None => "the end of the text".to_string(),
+        };
+        b.defect(Defect::at(
+            line,
+            format!("{what} opened at line {line} is not closed before {end}; the moves after it are lost"),
+        ));
     }
 
     fn token(&mut self, token: &mut String, line: u32) {
@@ -163,14 +335,18 @@ impl Scanner {
         });
     }
 
+    /// Ends the current game: kept if it is a game, not prose.
     fn finish(&mut self) {
-        self.in_comment = false;
+        if !self.ended {
+            self.close_open(None);
+        }
+        self.comment_from = None;
         self.variation_depth = 0;
         self.ended = false;
         let Some(b) = self.current.take() else {
             return;
         };
-        if b.tags.is_empty() && !b.tokens.first().is_some_and(|t| looks_like_move(&t.text)) {
+        if !b.is_game() {
             return;
         }
         let tag = |name: &str| {
@@ -197,10 +373,24 @@ impl Scanner {
             tokens: b.tokens,
             result: b.result,
             notations: None,
-            notes: Vec::new(),
-            defect: None,
+            notes: b.notes,
+            defect: b.defect,
         });
     }
+}
+
+/// Reads a line holding one tag whose value has unescaped quotes in it (`[Event "the "X" cup"]`):
+/// the value runs from the first quote to the quote before the line's closing `]`.
+fn parse_quoted_tag(line: &str) -> Option<Vec<(String, String)>> {
+    let inner = line.trim_end().strip_prefix('[')?.strip_suffix(']')?.trim_end();
+    let name_len = inner
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .unwrap_or(inner.len());
+    let value = inner[name_len..]
+        .trim_start()
+        .strip_prefix('"')?
+        .strip_suffix('"')?;
+    (name_len > 0).then(|| vec![(inner[..name_len].to_string(), value.to_string())])
 }
 
 /// Reads one or more `[Name "value"]` tags filling a line (`\"` and `\\` escapes in the value);
@@ -269,5 +459,78 @@ mod tests {
             texts(&split("1.炮二平五马８进７\n")[0]),
             ["炮二平五", "马８进７"]
         );
+    }
+
+    fn defect(g: &RawGame) -> Option<(u32, String)> {
+        g.defect.as_ref().map(|d| (d.line.unwrap_or(0), d.kind.to_string()))
+    }
+
+    #[test]
+    fn tag_values_with_inner_quotes_are_read_to_the_closing_bracket() {
+        let games = split("[Event \"第二屆\"嘉豐\"杯\"]\n[Red \"A\"]\n1. h2e2 h9g7 1-0\n");
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].tags[0].1, "第二屆\"嘉豐\"杯");
+        assert_eq!(games[0].tags[1].1, "A");
+        assert!(games[0].defect.is_none());
+        assert_eq!(games[0].notes.len(), 1);
+    }
+
+    #[test]
+    fn an_unterminated_tag_is_a_defect_at_its_line() {
+        let games = split("[Event \"A\"]\n1. h2e2 h9g7 1-0\n\n[Event \"B\n1. h2e2 h9g7 1-0\n");
+        assert_eq!(games.len(), 2);
+        assert_eq!(texts(&games[1]), ["h2e2", "h9g7"]);
+        let (line, message) = defect(&games[1]).unwrap();
+        assert_eq!(line, 4);
+        assert!(message.contains("tag not closed"), "{message}");
+    }
+
+    #[test]
+    fn unclosed_comments_and_variations_are_defects_where_they_open() {
+        let games = split(
+            "[Event \"A\"]\n1. h2e2 {oops\nh9g7 1-0\n\n[Event \"B\"]\n1. h2e2 (1. b0c2\nh9g7 1-0\n\n[Event \"C\"]\n1. h2e2 h9g7 1-0\n",
+        );
+        assert_eq!(games.len(), 3);
+        let (line, message) = defect(&games[0]).unwrap();
+        assert_eq!(line, 2);
+        assert!(message.contains("comment"), "{message}");
+        let (line, message) = defect(&games[1]).unwrap();
+        assert_eq!(line, 6);
+        assert!(message.contains("variation"), "{message}");
+        assert!(games[2].defect.is_none());
+        let games = split("1. h2e2 {never closed h9g7\n");
+        assert!(defect(&games[0]).unwrap().1.contains("end of the text"));
+    }
+
+    #[test]
+    fn a_dhtmlxq_marker_in_a_comment_is_not_a_block() {
+        let games = split("[Event \"A\"]\n1. h2e2 {see [DhtmlXQ]} h9g7 1-0\n");
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].format, Format::Pgn);
+        assert_eq!(texts(&games[0]), ["h2e2", "h9g7"]);
+        let games = split("[Event \"see [DhtmlXQ]\"]\n1. h2e2 h9g7 1-0\n");
+        assert_eq!((games.len(), games[0].format), (1, Format::Pgn));
+    }
+
+    #[test]
+    fn blocks_and_pgn_games_in_one_text_each_keep_their_format() {
+        let text = "[Event \"A\"]\n1. h2e2 h9g7 1-0\n<p>{css} x</p>\n<div style=\"a;\">[DhtmlXQ]\n[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]\n[/DhtmlXQ]</div> tail\n[Event \"B\"]\n1. h2e2 1-0\n";
+        let games = split(text);
+        let formats: Vec<Format> = games.iter().map(|g| g.format).collect();
+        assert_eq!(formats, [Format::Pgn, Format::DhtmlXq, Format::Pgn]);
+        assert_eq!(games.iter().map(|g| g.index).collect::<Vec<_>>(), [1, 2, 3]);
+        assert_eq!((games[1].line, games[1].tokens[0].line), (4, 5));
+        assert_eq!(games[2].line, 7);
+    }
+
+    #[test]
+    fn cr_only_line_ends_and_records_without_moves() {
+        let games = split("[Event \"A\"]\r[Red \"x\"]\r1. h2e2 h9g7\r1-0\r");
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].tokens[1].line, 3);
+        let games = split("[Game \"A\"]\n[Event \"A\"]\n\n[Game \"B\"]\n[Event \"B\"]\n1. h2e2 1-0\n");
+        assert_eq!(games.len(), 2);
+        assert!(games[0].tokens.is_empty());
+        assert_eq!(texts(&games[1]), ["h2e2"]);
     }
 }

@@ -4,7 +4,7 @@
 
 use super::encoding::decode_gbk;
 use super::notation::Notation;
-use super::{ErrorKind, Format, MoveToken, RawGame, Start};
+use super::{Defect, ErrorKind, Format, MoveToken, RawGame, Start};
 use crate::moves::RankStyle;
 use crate::piece::Piece;
 use crate::square::{Color, File, Rank, Square};
@@ -201,11 +201,12 @@ pub fn read(bytes: &[u8]) -> Result<RawGame, ErrorKind> {
     if variations > 0 {
         notes.push(format!("{variations} variation(s) skipped"));
     }
-    let defect = cut.filter(|_| main_line_end >= nodes.len()).map(|e| {
-        ErrorKind::Format(format!(
+    let defect = cut.filter(|_| main_line_end >= nodes.len()).map(|e| Defect {
+        line: None,
+        kind: ErrorKind::Format(format!(
             "XQF main line cut off after {} moves: {e}",
             tokens.len()
-        ))
+        )),
     });
 
     let mut tags = vec![(
