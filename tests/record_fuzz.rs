@@ -154,6 +154,55 @@ fn random_bytes_and_encodings_survive() {
     }
 }
 
+/// Hostile shapes of text records: format markers inside comments and tags (they must not change
+/// the games read), comments and variations left open, tags cut off, CR-only and mixed line ends.
+#[test]
+fn markers_in_comments_and_broken_brackets_survive() {
+    let base = String::from_utf8(sample("xqbase/ccgc_2006_5games.utf8.pgn")).unwrap();
+    let plies = |text: &str| -> Vec<usize> {
+        judge_bytes("shape.pgn", text.as_bytes(), CONFIG)
+            .iter()
+            .map(|r| r.moves().len())
+            .collect()
+    };
+    let expected = plies(&base);
+    let spaces: Vec<usize> = base.match_indices(' ').map(|(i, _)| i).collect();
+    let mut rng = Rng::new(0x5EED_0006);
+    for i in 0..inputs(3_000) {
+        // A marker in a comment, after a random space: the same games and moves.
+        let at = spaces[rng.below(spaces.len())];
+        let marker = ["{see [DhtmlXQ]}", "{[DhtmlXQ_movelist]7747}", "{XQ\u{12}}"][rng.below(3)];
+        let text = format!("{} {marker}{}", &base[..at], &base[at..]);
+        if !base[..at].ends_with(['{', '[']) && base[..at].rfind('{') <= base[..at].rfind('}') {
+            let line = &base[base[..at].rfind('\n').map_or(0, |n| n + 1)..at];
+            if !line.trim_start().starts_with('[') {
+                assert_eq!(plies(&text), expected, "input {i}: marker at byte {at}");
+            }
+        }
+        // Brackets dropped or added, line ends changed: no panic, errors name their file.
+        let mut broken = text.into_bytes();
+        for _ in 0..1 + rng.below(3) {
+            let at = rng.below(broken.len());
+            match rng.below(4) {
+                0 => broken.insert(at, b"{([\""[rng.below(4)]),
+                1 => {
+                    if matches!(broken[at], b'}' | b')' | b']' | b'"') {
+                        broken.remove(at);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if rng.below(3) == 0 {
+            broken = String::from_utf8_lossy(&broken)
+                .replace("\r\n", "\r")
+                .replace('\n', "\r")
+                .into_bytes();
+        }
+        check("shape.pgn", &broken, CONFIG).unwrap_or_else(|e| panic!("input {i}: {e}"));
+    }
+}
+
 #[test]
 fn xqf_reader_survives_mutations() {
     let samples: Vec<Vec<u8>> = [

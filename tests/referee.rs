@@ -469,22 +469,7 @@ fn directory_links_and_fifos_end() {
         .arg(dir.join("x.pgn"))
         .status()
         .is_ok_and(|s| s.success());
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_xq"))
-        .arg("referee")
-        .arg(&dir)
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("xq runs");
-    let start = std::time::Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > std::time::Duration::from_secs(20) {
-            let _ = child.kill();
-            panic!("the referee did not finish");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    let (_, text) = referee_within(&[dir.to_str().unwrap()], None);
     assert!(text.contains("summary: 1 games"), "{text}");
     if fifo {
         assert!(
@@ -492,5 +477,113 @@ fn directory_links_and_fifos_end() {
             "{text}"
         );
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs `xq referee ARGS`, feeding `stdin` when given (closed otherwise), and fails the test if
+/// it runs past 20 s; its exit code and standard output.
+fn referee_within(args: &[&str], stdin: Option<Vec<u8>>) -> (Option<i32>, String) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xq"))
+        .arg("referee")
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("xq runs");
+    let feeder = stdin.map(|bytes| {
+        let mut pipe = child.stdin.take().unwrap();
+        // The referee may stop reading early: a broken pipe is expected then.
+        std::thread::spawn(move || {
+            let _ = pipe.write_all(&bytes);
+        })
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = std::io::Read::read_to_string(&mut stdout, &mut text);
+        text
+    });
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("the referee did not finish");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    if let Some(f) = feeder {
+        let _ = f.join();
+    }
+    (status.code(), reader.join().unwrap())
+}
+
+#[test]
+fn standard_input_is_read_a_game_at_a_time() {
+    let games = "[Event \"A\"]\n1. h2e2 h9g7 1-0\n\n[Event \"B\"]\n1. h2e2 h9g7\n2. h0g2 zz 0-1\n";
+    let (code, text) = referee_within(&["-"], Some(games.as_bytes().to_vec()));
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("- game 2 (line 4): B"), "{text}");
+    assert!(
+        text.contains("error: -:6: game 2, ply 4: move \"zz\""),
+        "{text}"
+    );
+    // A stream with no game boundary for megabytes is cut off with an error, in bounded memory.
+    let (code, text) = referee_within(&["-"], Some(b"y\n".repeat(5 << 20)));
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("MiB without the start of a new game"),
+        "{text}"
+    );
+    let (code, text) = referee_within(&["-"], Some(b"hello\n".to_vec()));
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("-: error: no game record found"), "{text}");
+}
+
+#[test]
+fn broken_text_is_an_error_at_its_line_and_markers_in_comments_stay_comments() {
+    let dir = std::env::temp_dir().join(format!("xq-referee-broken-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let marker = dir.join("m.pgn");
+    std::fs::write(&marker, "[Event \"A\"]\n1. h2e2 {see [DhtmlXQ]} h9g7 1-0\n").unwrap();
+    let (code, text) = referee_within(&[marker.to_str().unwrap()], None);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("summary: 1 games"), "{text}");
+    let broken = dir.join("b.pgn");
+    std::fs::write(
+        &broken,
+        "[Event \"A\n1. h2e2 h9g7 1-0\n\n[Event \"B\"]\n1. h2e2 {never closed\nh9g7 1-0\n",
+    )
+    .unwrap();
+    let (code, text) = referee_within(&[broken.to_str().unwrap()], None);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("b.pgn:1: game 1, ply 3: tag not closed"),
+        "{text}"
+    );
+    assert!(
+        text.contains("b.pgn:5: game 2, ply 2: comment `{` opened at line 5"),
+        "{text}"
+    );
+    // A subdirectory that cannot be read is an error, not skipped (when permissions apply).
+    let locked = dir.join("locked");
+    std::fs::create_dir_all(&locked).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    if std::fs::read_dir(&locked).is_err() {
+        let (code, text) = referee_within(&[dir.to_str().unwrap()], None);
+        assert_eq!(code, Some(1), "{text}");
+        assert!(text.contains("cannot read directory"), "{text}");
+    }
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }

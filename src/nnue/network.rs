@@ -93,13 +93,30 @@ impl Network {
         format::decode(bytes).map(|w| Network::from_weights(&w))
     }
 
-    /// Reads a net file from disk.
+    /// Reads a net file from disk: only a regular file, and no more than a net's length of it (a
+    /// FIFO, a device or a huge file is refused, not waited on or swallowed).
     pub fn load(path: impl AsRef<Path>) -> Result<Network, NetError> {
+        use std::io::Read;
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|e| NetError::Io {
+        let io = |message: String| NetError::Io {
             path: path.display().to_string(),
-            message: e.to_string(),
-        })?;
+            message,
+        };
+        let meta = std::fs::metadata(path).map_err(|e| io(e.to_string()))?;
+        if !meta.is_file() {
+            return Err(io("not a regular file (a FIFO, socket or device)".into()));
+        }
+        if meta.len() > format::FILE_LEN as u64 {
+            return Err(io(format!(
+                "{} bytes, but a net file of this build has {}",
+                meta.len(),
+                format::FILE_LEN
+            )));
+        }
+        let mut bytes = Vec::with_capacity(format::FILE_LEN);
+        std::fs::File::open(path)
+            .and_then(|f| f.take(format::FILE_LEN as u64 + 1).read_to_end(&mut bytes))
+            .map_err(|e| io(e.to_string()))?;
         Network::from_bytes(&bytes)
     }
 
@@ -198,5 +215,29 @@ mod tests {
     fn load_reports_a_missing_file() {
         let err = Network::load("/nonexistent/dir/net.nnue").unwrap_err();
         assert!(matches!(err, NetError::Io { .. }), "{err}");
+    }
+
+    #[test]
+    fn load_refuses_devices_fifos_and_oversized_files() {
+        let err = Network::load("/dev/zero").unwrap_err();
+        assert!(err.to_string().contains("not a regular file"), "{err}");
+        let dir = std::env::temp_dir().join(format!("xq-net-load-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("net.fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            let err = Network::load(&fifo).unwrap_err();
+            assert!(err.to_string().contains("not a regular file"), "{err}");
+        }
+        let big = dir.join("big.nnue");
+        let mut bytes = DEFAULT_BYTES.to_vec();
+        bytes.push(0);
+        std::fs::write(&big, &bytes).unwrap();
+        let err = Network::load(&big).unwrap_err();
+        assert!(err.to_string().contains("bytes, but a net file"), "{err}");
+        let exact = dir.join("net.nnue");
+        std::fs::write(&exact, DEFAULT_BYTES).unwrap();
+        assert!(Network::load(&exact).is_ok());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -128,7 +128,10 @@ pub fn read(text: &str) -> Vec<RawGame> {
             Some((v, _)) if !v.trim().is_empty() => match binit_board(v) {
                 Ok(board) => Start::Board(board),
                 Err(e) => {
-                    defect = Some(Defect { line: Some(line), kind: ErrorKind::Format(e) });
+                    defect = Some(Defect {
+                        line: Some(line),
+                        kind: ErrorKind::Format(e),
+                    });
                     Start::Standard
                 }
             },

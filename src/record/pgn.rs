@@ -28,7 +28,11 @@ impl Builder {
 
     /// Whether this is a game (tags, or move text that starts with a move), not prose.
     fn is_game(&self) -> bool {
-        !self.tags.is_empty() || self.tokens.first().is_some_and(|t| looks_like_move(&t.text))
+        !self.tags.is_empty()
+            || self
+                .tokens
+                .first()
+                .is_some_and(|t| looks_like_move(&t.text))
     }
 
     /// Records the first defect of the game.
@@ -152,7 +156,10 @@ impl Scanner {
             let tags = parse_tag_line(trimmed);
             let broken = tags.is_none() && starts_like_tag(trimmed);
             if tags.is_some() || broken {
-                let first = tags.as_ref().and_then(|t| t.first()).map(|(k, _)| k.as_str());
+                let first = tags
+                    .as_ref()
+                    .and_then(|t| t.first())
+                    .map(|(k, _)| k.as_str());
                 self.tag_line(number, first);
                 let b = self.current.get_or_insert_with(|| Builder {
                     line: number,
@@ -160,8 +167,10 @@ impl Scanner {
                 });
                 match tags.or_else(|| parse_quoted_tag(trimmed)) {
                     Some(tags) if broken => {
+                        let names: Vec<&str> = tags.iter().map(|(k, _)| k.as_str()).collect();
                         b.notes.push(format!(
-                            "line {number}: the tag's value holds unescaped quotes; read up to the line's closing \"]"
+                            "the {} tag's value holds unescaped quotes; read up to the closing \"]",
+                            names.join(", ")
                         ));
                         b.tags.extend(tags);
                     }
@@ -175,9 +184,12 @@ impl Scanner {
             }
         }
         if self.ended {
+            // Between games: a block counts unless a comment opened on the line holds it.
             return match find_ignore_case(line, BLOCK_OPEN, 0) {
-                Some(at) => Scan::Block(at),
-                None => Scan::Done,
+                Some(at) if line[..at].matches('{').count() <= line[..at].matches('}').count() => {
+                    Scan::Block(at)
+                }
+                _ => Scan::Done,
             };
         }
         let mut token = String::new();
@@ -382,7 +394,11 @@ impl Scanner {
 /// Reads a line holding one tag whose value has unescaped quotes in it (`[Event "the "X" cup"]`):
 /// the value runs from the first quote to the quote before the line's closing `]`.
 fn parse_quoted_tag(line: &str) -> Option<Vec<(String, String)>> {
-    let inner = line.trim_end().strip_prefix('[')?.strip_suffix(']')?.trim_end();
+    let inner = line
+        .trim_end()
+        .strip_prefix('[')?
+        .strip_suffix(']')?
+        .trim_end();
     let name_len = inner
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
         .unwrap_or(inner.len());
@@ -462,7 +478,9 @@ mod tests {
     }
 
     fn defect(g: &RawGame) -> Option<(u32, String)> {
-        g.defect.as_ref().map(|d| (d.line.unwrap_or(0), d.kind.to_string()))
+        g.defect
+            .as_ref()
+            .map(|d| (d.line.unwrap_or(0), d.kind.to_string()))
     }
 
     #[test]
@@ -510,6 +528,8 @@ mod tests {
         assert_eq!(texts(&games[0]), ["h2e2", "h9g7"]);
         let games = split("[Event \"see [DhtmlXQ]\"]\n1. h2e2 h9g7 1-0\n");
         assert_eq!((games.len(), games[0].format), (1, Format::Pgn));
+        let games = split("1. h2e2 h9g7 1-0 {see [DhtmlXQ]}\n");
+        assert_eq!((games.len(), games[0].format), (1, Format::MoveList));
     }
 
     #[test]
@@ -528,7 +548,8 @@ mod tests {
         let games = split("[Event \"A\"]\r[Red \"x\"]\r1. h2e2 h9g7\r1-0\r");
         assert_eq!(games.len(), 1);
         assert_eq!(games[0].tokens[1].line, 3);
-        let games = split("[Game \"A\"]\n[Event \"A\"]\n\n[Game \"B\"]\n[Event \"B\"]\n1. h2e2 1-0\n");
+        let games =
+            split("[Game \"A\"]\n[Event \"A\"]\n\n[Game \"B\"]\n[Event \"B\"]\n1. h2e2 1-0\n");
         assert_eq!(games.len(), 2);
         assert!(games[0].tokens.is_empty());
         assert_eq!(texts(&games[1]), ["h2e2"]);

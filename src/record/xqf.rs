@@ -201,13 +201,15 @@ pub fn read(bytes: &[u8]) -> Result<RawGame, ErrorKind> {
     if variations > 0 {
         notes.push(format!("{variations} variation(s) skipped"));
     }
-    let defect = cut.filter(|_| main_line_end >= nodes.len()).map(|e| Defect {
-        line: None,
-        kind: ErrorKind::Format(format!(
-            "XQF main line cut off after {} moves: {e}",
-            tokens.len()
-        )),
-    });
+    let defect = cut
+        .filter(|_| main_line_end >= nodes.len())
+        .map(|e| Defect {
+            line: None,
+            kind: ErrorKind::Format(format!(
+                "XQF main line cut off after {} moves: {e}",
+                tokens.len()
+            )),
+        });
 
     let mut tags = vec![(
         "Format".to_string(),

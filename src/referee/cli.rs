@@ -3,12 +3,12 @@
 //! terminal and a summary. Exit status: 0 all fine, 1 some game or file had an error, 2 bad usage.
 
 use super::json::report_json;
-use super::text::{report_text, summary};
+use super::text::{Tally, report_text};
 use super::{GameReport, html, judge_raw};
 use crate::judge::RuleConfig;
 use crate::record::{self, ErrorKind, FileGames, RecordError};
 use std::collections::HashSet;
-use std::io::{IsTerminal, Read, Write};
+use std::io::{BufRead, IsTerminal, Read, Write};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -41,49 +41,80 @@ pub struct RefereeArgs {
     pub bench: Option<f64>,
 }
 
-/// One input file.
+/// What a piece of input is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Piece {
+    /// A file named on the command line.
+    File,
+    /// A file found by walking a directory: one without any game in it is skipped, not an error.
+    FoundFile,
+    /// A run of lines of a stream (standard input is read a game at a time); lines before it in
+    /// the stream are counted in `lines_before`.
+    Stream,
+}
+
+/// A piece of input: a file, or a run of games from standard input.
 struct Input {
     name: String,
-    /// Found by walking a directory: a file without any game in it is skipped, not an error.
-    from_dir: bool,
+    piece: Piece,
     bytes: Result<Vec<u8>, String>,
+    lines_before: u32,
+}
+
+impl Input {
+    fn whole(name: String, piece: Piece, bytes: Result<Vec<u8>, String>) -> Input {
+        Input {
+            name,
+            piece,
+            bytes,
+            lines_before: 0,
+        }
+    }
+}
+
+/// Where inputs come from, before anything is read.
+enum Source {
+    Stdin,
+    File {
+        path: PathBuf,
+        from_dir: bool,
+    },
+    /// A directory that could not be read.
+    Unreadable {
+        name: String,
+        error: String,
+    },
 }
 
 /// Extensions read when walking a directory.
 const GAME_EXTENSIONS: [&str; 7] = ["pgn", "xqf", "txt", "htm", "html", "ubb", "cbl"];
 
-fn collect_inputs(args: &[String]) -> Vec<Input> {
+fn collect_sources(args: &[String]) -> Vec<Source> {
     let mut out = Vec::new();
     for arg in args {
         if arg == "-" {
-            let mut bytes = Vec::new();
-            let read = std::io::stdin().read_to_end(&mut bytes).map(|_| bytes);
-            out.push(Input {
-                name: "-".into(),
-                from_dir: false,
-                bytes: read.map_err(|e| e.to_string()),
-            });
+            out.push(Source::Stdin);
             continue;
         }
         let path = Path::new(arg);
         if path.is_dir() {
-            let mut files = Vec::new();
-            walk(path, &mut files, &mut HashSet::new());
-            files.sort();
-            for f in files {
-                let bytes = read_game_file(&f);
-                out.push(Input {
-                    name: f.display().to_string(),
+            let mut found = Vec::new();
+            walk(path, &mut found, &mut HashSet::new());
+            found.sort_by(|a, b| a.0.cmp(&b.0));
+            out.extend(found.into_iter().map(|(path, error)| match error {
+                None => Source::File {
+                    path,
                     from_dir: true,
-                    bytes,
-                });
-            }
+                },
+                Some(error) => Source::Unreadable {
+                    name: path.display().to_string(),
+                    error,
+                },
+            }));
         } else {
-            let bytes = read_game_file(path);
-            out.push(Input {
-                name: arg.clone(),
+            out.push(Source::File {
+                path: path.to_path_buf(),
                 from_dir: false,
-                bytes,
             });
         }
     }
@@ -91,19 +122,37 @@ fn collect_inputs(args: &[String]) -> Vec<Input> {
 }
 
 /// Collects the game files under `dir`, each directory once however many links lead to it (so a
-/// link back up the tree is no loop).
-fn walk(dir: &Path, out: &mut Vec<PathBuf>, seen: &mut HashSet<PathBuf>) {
-    let Ok(canonical) = std::fs::canonicalize(dir) else {
-        return;
+/// link back up the tree is no loop), and the directories that cannot be read, with why.
+fn walk(dir: &Path, out: &mut Vec<(PathBuf, Option<String>)>, seen: &mut HashSet<PathBuf>) {
+    let entries = std::fs::canonicalize(dir).and_then(|canonical| {
+        if seen.insert(canonical) {
+            std::fs::read_dir(dir).map(Some)
+        } else {
+            Ok(None)
+        }
+    });
+    let entries = match entries {
+        Ok(Some(entries)) => entries,
+        Ok(None) => return,
+        Err(e) => {
+            out.push((
+                dir.to_path_buf(),
+                Some(format!("cannot read directory: {e}")),
+            ));
+            return;
+        }
     };
-    if !seen.insert(canonical) {
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
+    for entry in entries {
+        let path = match entry {
+            Ok(entry) => entry.path(),
+            Err(e) => {
+                out.push((
+                    dir.to_path_buf(),
+                    Some(format!("cannot list directory: {e}")),
+                ));
+                continue;
+            }
+        };
         if path.is_dir() {
             walk(&path, out, seen);
         } else if path
@@ -111,13 +160,14 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, seen: &mut HashSet<PathBuf>) {
             .and_then(|e| e.to_str())
             .is_some_and(|e| GAME_EXTENSIONS.iter().any(|g| g.eq_ignore_ascii_case(e)))
         {
-            out.push(path);
+            out.push((path, None));
         }
     }
 }
 
-/// The largest game file read, in bytes.
-const MAX_FILE_BYTES: u64 = 256 << 20;
+/// The largest game file read, in bytes (a larger collection can be piped in, and is then read a
+/// game at a time).
+const MAX_FILE_BYTES: u64 = 64 << 20;
 
 /// Reads a game file: only a regular file of at most `MAX_FILE_BYTES` (a FIFO or a device would
 /// block or never end).
@@ -128,17 +178,200 @@ fn read_game_file(path: &Path) -> Result<Vec<u8>, String> {
     }
     if meta.len() > MAX_FILE_BYTES {
         return Err(format!(
-            "{} bytes, more than the {MAX_FILE_BYTES} a game file may have",
-            meta.len()
+            "{} bytes, more than the {} MiB a game file may have; pipe it in (`xq referee - < FILE`) to read it a game at a time",
+            meta.len(),
+            MAX_FILE_BYTES >> 20
         ));
     }
     std::fs::read(path).map_err(|e| e.to_string())
 }
 
-/// A file split into games, or why it could not be.
+/// Inputs are judged in batches of about this many bytes, so memory stays bounded however much
+/// is read.
+const BATCH_BYTES: usize = 4 << 20;
+
+/// The sources, read a batch at a time.
+struct Batches {
+    sources: std::vec::IntoIter<Source>,
+    stdin: Option<GameChunks<std::io::StdinLock<'static>>>,
+}
+
+impl Batches {
+    fn new(sources: Vec<Source>) -> Batches {
+        Batches {
+            sources: sources.into_iter(),
+            stdin: None,
+        }
+    }
+
+    /// The next batch; empty when every source is read.
+    fn next_batch(&mut self) -> Vec<Input> {
+        let mut batch = Vec::new();
+        let mut bytes = 0;
+        while bytes < BATCH_BYTES {
+            if let Some(chunks) = &mut self.stdin {
+                match chunks.next() {
+                    Some(input) => {
+                        bytes += input.bytes.as_ref().map_or(0, Vec::len);
+                        batch.push(input);
+                        continue;
+                    }
+                    None => self.stdin = None,
+                }
+            }
+            let Some(source) = self.sources.next() else {
+                break;
+            };
+            let input = match source {
+                Source::Stdin => {
+                    self.stdin = Some(GameChunks::new("-", std::io::stdin().lock()));
+                    continue;
+                }
+                Source::File { path, from_dir } => {
+                    let piece = if from_dir {
+                        Piece::FoundFile
+                    } else {
+                        Piece::File
+                    };
+                    Input::whole(path.display().to_string(), piece, read_game_file(&path))
+                }
+                Source::Unreadable { name, error } => Input::whole(name, Piece::File, Err(error)),
+            };
+            bytes += input.bytes.as_ref().map_or(0, Vec::len);
+            batch.push(input);
+        }
+        batch
+    }
+}
+
+/// The largest game read from a stream.
+const MAX_GAME_BYTES: usize = 8 << 20;
+
+/// A stream cut into pieces at game starts (a tag line after move text), so that it is read a
+/// game at a time in bounded memory. A binary (XQF) stream is read whole, up to the file limit.
+struct GameChunks<R> {
+    name: String,
+    reader: R,
+    /// The start of the next piece, already read.
+    pending: Vec<u8>,
+    line: u32,
+    done: bool,
+}
+
+impl<R: std::io::BufRead> GameChunks<R> {
+    fn new(name: &str, reader: R) -> GameChunks<R> {
+        GameChunks {
+            name: name.to_string(),
+            reader,
+            pending: Vec::new(),
+            line: 0,
+            done: false,
+        }
+    }
+
+    /// Reads one line (up to `limit` bytes) onto `out`; its length, 0 at the end.
+    fn read_line(&mut self, out: &mut Vec<u8>, limit: usize) -> std::io::Result<usize> {
+        let mut take = (&mut self.reader).take(limit as u64);
+        take.read_until(b'\n', out)
+    }
+
+    fn error(&mut self, message: String) -> Input {
+        self.done = true;
+        Input {
+            name: self.name.clone(),
+            piece: Piece::Stream,
+            bytes: Err(message),
+            lines_before: self.line,
+        }
+    }
+}
+
+/// Whether a line starts a tag (`[Name "`), where a new game may begin.
+fn starts_tag(line: &[u8]) -> bool {
+    let trimmed = line.trim_ascii_start();
+    trimmed.first() == Some(&b'[') && trimmed[1..].first().is_some_and(u8::is_ascii_alphabetic)
+}
+
+impl<R: std::io::BufRead> Iterator for GameChunks<R> {
+    type Item = Input;
+
+    fn next(&mut self) -> Option<Input> {
+        if self.done {
+            return None;
+        }
+        let lines_before = self.line;
+        let mut piece = std::mem::take(&mut self.pending);
+        if piece.is_empty() && self.line == 0 {
+            // A binary record is read whole.
+            let head = match self.reader.fill_buf() {
+                Ok(head) => head,
+                Err(e) => return Some(self.error(format!("cannot read: {e}"))),
+            };
+            if record::xqf::detect(head) {
+                let mut all = Vec::new();
+                let limit = MAX_FILE_BYTES + 1;
+                self.done = true;
+                return Some(match (&mut self.reader).take(limit).read_to_end(&mut all) {
+                    Ok(n) if n as u64 >= limit => self.error(format!(
+                        "more than the {} MiB a game file may have",
+                        MAX_FILE_BYTES >> 20
+                    )),
+                    Ok(_) => Input::whole(self.name.clone(), Piece::Stream, Ok(all)),
+                    Err(e) => self.error(format!("cannot read: {e}")),
+                });
+            }
+        }
+        let mut moves_seen = false;
+        if !piece.is_empty() {
+            self.line += 1;
+        }
+        loop {
+            let start = piece.len();
+            let room = MAX_GAME_BYTES.saturating_sub(start);
+            let n = match self.read_line(&mut piece, room + 1) {
+                Ok(n) => n,
+                Err(e) => {
+                    return Some(self.error(format!("line {}: cannot read: {e}", self.line + 1)));
+                }
+            };
+            if n == 0 {
+                self.done = true;
+                break;
+            }
+            if piece.len() > MAX_GAME_BYTES {
+                return Some(self.error(format!(
+                    "line {}: more than {} MiB without the start of a new game; reading stopped",
+                    self.line + 1,
+                    MAX_GAME_BYTES >> 20
+                )));
+            }
+            let line = &piece[start..];
+            if starts_tag(line) {
+                if moves_seen {
+                    self.pending = piece.split_off(start);
+                    break;
+                }
+            } else if !line.trim_ascii().is_empty() {
+                moves_seen = true;
+            }
+            self.line += 1;
+        }
+        if piece.is_empty() {
+            return None;
+        }
+        Some(Input {
+            name: self.name.clone(),
+            piece: Piece::Stream,
+            bytes: Ok(piece),
+            lines_before,
+        })
+    }
+}
+
+/// A piece of input split into games, or why it could not be.
 struct Split {
     name: String,
-    from_dir: bool,
+    piece: Piece,
     games: Result<FileGames, RecordError>,
 }
 
@@ -178,15 +411,18 @@ fn parallel<T: Send>(
     all.into_iter().map(|(_, t)| t).collect()
 }
 
-/// Splits and judges every input; reports in input order, game order.
+/// Splits and judges every input; reports in input order, game order, and how many found files
+/// held no game. `stream_games` counts the games of the stream being read in pieces, so that they
+/// are numbered through the stream.
 fn judge_inputs(
     inputs: &[Input],
     config: RuleConfig,
     threads: usize,
     progress: bool,
+    stream_games: &mut usize,
 ) -> (Vec<GameReport>, usize) {
     let none = AtomicUsize::new(0);
-    let splits = parallel(inputs.len(), threads, &none, |i| {
+    let mut splits = parallel(inputs.len(), threads, &none, |i| {
         let input = &inputs[i];
         let games = match &input.bytes {
             Ok(bytes) => record::read_file(&input.name, bytes),
@@ -200,17 +436,37 @@ fn judge_inputs(
         };
         Split {
             name: input.name.clone(),
-            from_dir: input.from_dir,
+            piece: input.piece,
             games,
         }
     });
+    // Number the games of a stream's pieces, and their lines, through the stream.
+    for (split, input) in splits.iter_mut().zip(inputs) {
+        if input.piece != Piece::Stream {
+            continue;
+        }
+        if input.lines_before == 0 {
+            *stream_games = 0;
+        }
+        if let Ok(games) = &mut split.games {
+            for game in &mut games.games {
+                game.shift_lines(input.lines_before);
+                game.index += *stream_games;
+            }
+            *stream_games += games.games.len();
+        }
+    }
     let mut skipped = 0;
     let mut tasks = Vec::new();
     let mut failed_files = Vec::new();
     for (f, split) in splits.iter().enumerate() {
         match &split.games {
             Ok(games) => tasks.extend((0..games.games.len()).map(|g| (f, g))),
-            Err(e) if split.from_dir && e.kind == ErrorKind::NoGame => skipped += 1,
+            Err(e) if e.kind == ErrorKind::NoGame && split.piece == Piece::FoundFile => {
+                skipped += 1
+            }
+            // A piece of a stream with no game in it (prose between games).
+            Err(e) if e.kind == ErrorKind::NoGame && split.piece == Piece::Stream => {}
             Err(e) => failed_files.push((f, GameReport::unreadable(&split.name, 0, 0, e.clone()))),
         }
     }
@@ -252,12 +508,45 @@ fn judge_inputs(
 }
 
 /// The input that `path` names, if it names one (the same file, however it is spelt).
-fn input_at<'a>(path: &Path, inputs: &'a [Input]) -> Option<&'a str> {
+fn input_at(path: &Path, sources: &[Source]) -> Option<String> {
     let target = std::fs::canonicalize(path).ok()?;
-    inputs
-        .iter()
-        .find(|i| std::fs::canonicalize(&i.name).is_ok_and(|p| p == target))
-        .map(|i| i.name.as_str())
+    sources.iter().find_map(|source| match source {
+        Source::File { path, .. } if std::fs::canonicalize(path).is_ok_and(|p| p == target) => {
+            Some(path.display().to_string())
+        }
+        _ => None,
+    })
+}
+
+/// Where reports are written, and how.
+struct Output<W> {
+    writer: W,
+    json: bool,
+}
+
+/// Writes reports, counts them, and keeps them when `kept` asks; false when standard output was
+/// closed (a pager quit), so there is nothing more to say.
+fn write_reports<W: Write>(
+    reports: Vec<GameReport>,
+    out: &mut Output<W>,
+    tally: &mut Tally,
+    kept: &mut Option<Vec<GameReport>>,
+) -> bool {
+    for r in reports {
+        let text = if out.json {
+            report_json(&r).to_string()
+        } else {
+            report_text(&r)
+        };
+        if writeln!(out.writer, "{text}").is_err() {
+            return false;
+        }
+        tally.add(&r);
+        if let Some(kept) = kept {
+            kept.push(r);
+        }
+    }
+    true
 }
 
 /// Runs `xq referee`.
@@ -267,8 +556,8 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
         .threads
         .or_else(|| std::thread::available_parallelism().ok())
         .map_or(1, NonZeroUsize::get);
-    let inputs = collect_inputs(&args.inputs);
-    if inputs.is_empty() {
+    let sources = collect_sources(&args.inputs);
+    if sources.is_empty() {
         eprintln!(
             "xq referee: no game files found in {}",
             args.inputs.join(", ")
@@ -276,7 +565,7 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     if let Some(path) = &args.html
-        && let Some(input) = input_at(path, &inputs)
+        && let Some(input) = input_at(path, &sources)
     {
         eprintln!(
             "xq referee: --html {} would write over the game file {input}",
@@ -284,42 +573,70 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    let reads_stdin = sources.iter().any(|s| matches!(s, Source::Stdin));
+    let mut batches = Batches::new(sources);
     if let Some(seconds) = args.bench {
+        let mut inputs = Vec::new();
+        loop {
+            let batch = batches.next_batch();
+            if batch.is_empty() {
+                break;
+            }
+            inputs.extend(batch);
+        }
         return bench(&inputs, config, threads, seconds);
     }
     let start = Instant::now();
     let progress = std::io::stderr().is_terminal();
-    let (reports, skipped) = judge_inputs(&inputs, config, threads, progress);
-    let elapsed = start.elapsed();
-
     let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    for r in &reports {
-        let written = if args.json {
-            writeln!(out, "{}", report_json(r))
-        } else {
-            writeln!(out, "{}", report_text(r))
-        };
-        if written.is_err() {
-            // Standard output closed (a pager quit): nothing more to say.
+    let mut out = Output {
+        writer: std::io::BufWriter::new(stdout.lock()),
+        json: args.json,
+    };
+    let mut tally = Tally::default();
+    // Kept only for the HTML report, which lists every game.
+    let mut kept = args.html.is_some().then(Vec::new);
+    let mut stream_games = 0;
+    let mut stdin_reports = 0;
+    loop {
+        let batch = batches.next_batch();
+        if batch.is_empty() {
+            break;
+        }
+        let (reports, skipped) = judge_inputs(&batch, config, threads, progress, &mut stream_games);
+        tally.skipped += skipped;
+        stdin_reports += reports.iter().filter(|r| r.file == "-").count();
+        if !write_reports(reports, &mut out, &mut tally, &mut kept) {
             return ExitCode::from(1);
         }
     }
-    let summary = summary(&reports, skipped, elapsed);
+    if reads_stdin && stdin_reports == 0 {
+        let error = RecordError {
+            file: "-".into(),
+            line: None,
+            game: None,
+            ply: None,
+            kind: ErrorKind::NoGame,
+        };
+        let report = GameReport::unreadable("-", 0, 0, error);
+        if !write_reports(vec![report], &mut out, &mut tally, &mut kept) {
+            return ExitCode::from(1);
+        }
+    }
+    let summary = tally.summary(start.elapsed());
     let _ = if args.json {
         writeln!(std::io::stderr(), "{summary}")
     } else {
-        writeln!(out, "{summary}")
+        writeln!(out.writer, "{summary}")
     };
-    let _ = out.flush();
-    let mut status = if reports.iter().any(|r| r.error().is_some()) {
-        1
-    } else {
-        0
-    };
+    let _ = out.writer.flush();
+    let mut status = u8::from(tally.has_errors());
     if let Some(path) = &args.html {
         let title = format!("xq referee: {}", args.inputs.join(" "));
-        if let Err(e) = std::fs::write(path, html::report(&title, &reports, &summary)) {
+        if let Err(e) = std::fs::write(
+            path,
+            html::report(&title, kept.as_deref().unwrap_or_default(), &summary),
+        ) {
             eprintln!("xq referee: cannot write {}: {e}", path.display());
             status = 1;
         }
@@ -330,7 +647,7 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
 /// Judges the inputs repeatedly for `seconds` on one thread and on `threads`, and prints the
 /// throughput.
 fn bench(inputs: &[Input], config: RuleConfig, threads: usize, seconds: f64) -> ExitCode {
-    let (reports, _) = judge_inputs(inputs, config, threads, false);
+    let (reports, _) = judge_inputs(inputs, config, threads, false, &mut 0);
     let games = reports.iter().filter(|r| r.game > 0).count();
     let plies: usize = reports.iter().map(|r| r.moves().len()).sum();
     if games == 0 {
@@ -350,7 +667,7 @@ fn bench(inputs: &[Input], config: RuleConfig, threads: usize, seconds: f64) -> 
         let start = Instant::now();
         let mut rounds = 0u64;
         while rounds == 0 || start.elapsed().as_secs_f64() < seconds {
-            let _ = judge_inputs(inputs, config, t, false);
+            let _ = judge_inputs(inputs, config, t, false, &mut 0);
             rounds += 1;
         }
         let secs = start.elapsed().as_secs_f64();

@@ -77,47 +77,87 @@ pub fn report_text(r: &GameReport) -> String {
     out
 }
 
-/// The closing summary.
-pub fn summary(reports: &[GameReport], skipped: usize, elapsed: Duration) -> String {
-    let games: Vec<&GameReport> = reports.iter().filter(|r| r.game > 0).collect();
-    let mut by_reason: Vec<(&str, usize)> = Vec::new();
-    for r in games.iter().filter(|r| r.decision().is_some()) {
-        let reason = r.reason();
-        match by_reason.iter_mut().find(|(k, _)| *k == reason) {
-            Some((_, n)) => *n += 1,
-            None => by_reason.push((reason, 1)),
+/// The counts the closing summary is made of, gathered one report at a time (so reports need not
+/// be kept).
+#[derive(Debug, Default)]
+pub struct Tally {
+    games: usize,
+    by_reason: Vec<(&'static str, usize)>,
+    errors: usize,
+    disagree: usize,
+    plies: usize,
+    unreadable: usize,
+    /// Files found by walking a directory that hold no game.
+    pub skipped: usize,
+}
+
+impl Tally {
+    /// Counts one report.
+    pub fn add(&mut self, r: &GameReport) {
+        if r.error().is_some() {
+            self.errors += 1;
+        }
+        if r.game == 0 {
+            self.unreadable += 1;
+            return;
+        }
+        self.games += 1;
+        self.plies += r.moves().len();
+        if r.agreement() == Agreement::Disagrees {
+            self.disagree += 1;
+        }
+        if r.decision().is_some() {
+            let reason = r.reason();
+            match self.by_reason.iter_mut().find(|(k, _)| *k == reason) {
+                Some((_, n)) => *n += 1,
+                None => self.by_reason.push((reason, 1)),
+            }
         }
     }
-    let ruled: usize = by_reason.iter().map(|(_, n)| n).sum();
-    let reasons: Vec<String> = by_reason.iter().map(|(k, n)| format!("{n} {k}")).collect();
-    let errors = reports.iter().filter(|r| r.error().is_some()).count();
-    let disagree = games
-        .iter()
-        .filter(|r| r.agreement() == Agreement::Disagrees)
-        .count();
-    let plies: usize = games.iter().map(|r| r.moves().len()).sum();
-    let secs = elapsed.as_secs_f64().max(1e-9);
-    let mut s = format!(
-        "summary: {} games, {ruled} ruled{}, {} without a ruling; {errors} with errors; {disagree} disagree with the record",
-        games.len(),
-        if reasons.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", reasons.join(", "))
-        },
-        games.len() - ruled,
-    );
-    let unreadable = reports.len() - games.len();
-    if unreadable > 0 {
-        s.push_str(&format!("; {unreadable} unreadable files"));
+
+    /// Whether some game or file had an error.
+    pub fn has_errors(&self) -> bool {
+        self.errors > 0
     }
-    if skipped > 0 {
-        s.push_str(&format!("; {skipped} files without games skipped"));
+
+    /// The games counted (not unreadable files).
+    pub fn games(&self) -> usize {
+        self.games
     }
-    s.push_str(&format!(
-        "; {plies} plies in {:.3} s ({:.0} games/s)",
-        secs,
-        games.len() as f64 / secs
-    ));
-    s
+
+    /// The closing summary.
+    pub fn summary(&self, elapsed: Duration) -> String {
+        let ruled: usize = self.by_reason.iter().map(|(_, n)| n).sum();
+        let reasons: Vec<String> = self
+            .by_reason
+            .iter()
+            .map(|(k, n)| format!("{n} {k}"))
+            .collect();
+        let secs = elapsed.as_secs_f64().max(1e-9);
+        let mut s = format!(
+            "summary: {} games, {ruled} ruled{}, {} without a ruling; {} with errors; {} disagree with the record",
+            self.games,
+            if reasons.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", reasons.join(", "))
+            },
+            self.games - ruled,
+            self.errors,
+            self.disagree,
+        );
+        if self.unreadable > 0 {
+            s.push_str(&format!("; {} unreadable files", self.unreadable));
+        }
+        if self.skipped > 0 {
+            s.push_str(&format!("; {} files without games skipped", self.skipped));
+        }
+        s.push_str(&format!(
+            "; {} plies in {:.3} s ({:.0} games/s)",
+            self.plies,
+            secs,
+            self.games as f64 / secs
+        ));
+        s
+    }
 }
