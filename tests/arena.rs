@@ -216,6 +216,40 @@ fn crash_loses_and_the_engine_is_restarted() {
 }
 
 #[test]
+fn an_output_flood_loses_and_the_log_stays_bounded() {
+    let (mut config, log) = setup(
+        [
+            fake("flooder", "first:flood=1", ""),
+            fake("steady", "random", ",proto=uci"),
+        ],
+        2,
+        Limit::Nodes(1),
+        "",
+    );
+    config.log = Some(xq::arena::wire::TrafficLog::with_limit(
+        Box::new(log.clone()),
+        1 << 20,
+    ));
+    let started = Instant::now();
+    let (reports, summary) = play(&config);
+    assert_eq!(reports.len(), 2);
+    for r in &reports {
+        assert_eq!(r.record.end, EndKind::OutputFlood, "{}", r.record.detail);
+        assert_eq!(r.points, Points::Loss);
+        assert!(
+            r.record.detail.contains("flooded its output"),
+            "{}",
+            r.record.detail
+        );
+    }
+    assert_eq!(summary.tally.losses, 2);
+    assert!(started.elapsed() < Duration::from_secs(30));
+    let traffic = log.text();
+    assert!(traffic.len() < (1 << 20) + 200, "{} bytes", traffic.len());
+    assert!(traffic.ends_with("log cut: it reached its limit of 1048576 bytes\n"));
+}
+
+#[test]
 fn hang_loses_on_time_and_by_timeout() {
     // With a clock: a time forfeit as soon as the clock and margin run out.
     let (config, _) = setup(

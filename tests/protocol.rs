@@ -1286,3 +1286,54 @@ fn help_says_how_to_start_the_engine() {
     assert!(text.contains("Without a subcommand"), "{text}");
     assert!(text.contains("first line picks the"), "{text}");
 }
+
+/// The resident memory of process `pid`, in KiB (Linux).
+fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// A client that writes without reading the answers (or a batch-mode search that holds the
+/// input back) makes the engine stop reading, not buffer without end: the client's writes block.
+#[test]
+fn unread_output_holds_input_back_in_bounded_memory() {
+    let cases = [
+        ("ucci\n", "isready\n"),
+        // In batch mode a long search holds every later line back.
+        (
+            "ucci\nsetoption batch true\ngo depth 60\n",
+            "position startpos\n",
+        ),
+    ];
+    for (prefix, line) in cases {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_xq"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("xq runs");
+        let mut stdin = child.stdin.take().unwrap();
+        let written = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let count = written.clone();
+        let block = line.repeat(4096);
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(prefix.as_bytes());
+            while stdin.write_all(block.as_bytes()).is_ok() {
+                count.fetch_add(block.len(), std::sync::atomic::Ordering::Relaxed);
+            }
+        });
+        std::thread::sleep(Duration::from_secs(3));
+        let sent = written.load(std::sync::atomic::Ordering::Relaxed);
+        let rss = rss_kib(child.id());
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(
+            sent < 64 << 20,
+            "{sent} bytes taken in 3 s: the input is not bounded"
+        );
+        if let Some(rss) = rss {
+            assert!(rss < 200 << 10, "{rss} KiB resident");
+        }
+    }
+}

@@ -57,6 +57,18 @@ pub enum ClientError {
         /// Why it did not apply.
         reason: String,
     },
+    /// The engine sent more output while we waited for one answer than any engine needs: a
+    /// misbehaving engine, stopped before it fills memory or the log.
+    Flood {
+        /// Engine name.
+        engine: String,
+        /// What we were waiting for.
+        waiting_for: &'static str,
+        /// Lines read while waiting.
+        lines: usize,
+        /// Bytes read while waiting.
+        bytes: usize,
+    },
     /// A command could not be written to the engine.
     Write {
         /// Engine name.
@@ -93,6 +105,15 @@ impl fmt::Display for ClientError {
                 f,
                 "engine {engine} sent no {waiting_for} within {:.3} s",
                 after.as_secs_f64()
+            ),
+            ClientError::Flood {
+                engine,
+                waiting_for,
+                lines,
+                bytes,
+            } => write!(
+                f,
+                "engine {engine} flooded its output: {lines} lines ({bytes} bytes) while we waited for {waiting_for}, more than the {MAX_WAIT_LINES} lines or {MAX_WAIT_BYTES} bytes allowed"
             ),
             ClientError::Write { engine, error } => {
                 write!(f, "engine {engine}: cannot send a command: {error}")
@@ -143,6 +164,12 @@ pub enum GoLimit {
     /// A depth per move.
     Depth(u32),
 }
+
+/// The most lines an engine may send while we wait for one answer (a search's `info` lines): far
+/// more than any engine sends in a move.
+const MAX_WAIT_LINES: usize = 200_000;
+/// The most bytes it may send meanwhile.
+const MAX_WAIT_BYTES: usize = 32 << 20;
 
 /// A running engine process.
 pub struct Client {
@@ -482,7 +509,8 @@ impl Client {
         })
     }
 
-    /// Reads lines until `done` accepts one, the process closes its output, or `deadline`.
+    /// Reads lines until `done` accepts one, the process closes its output, or `deadline`; more
+    /// than `MAX_WAIT_LINES` lines or `MAX_WAIT_BYTES` bytes meanwhile is a flood.
     fn wait_for(
         &mut self,
         waiting_for: &'static str,
@@ -490,6 +518,7 @@ impl Client {
         budget: Duration,
         mut done: impl FnMut(&str) -> bool,
     ) -> Result<(String, Instant), ClientError> {
+        let (mut lines, mut bytes) = (0, 0);
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.events.recv_timeout(left) {
@@ -499,6 +528,20 @@ impl Client {
                     }
                     if done(&line) {
                         return Ok((line, at));
+                    }
+                    lines += 1;
+                    bytes += line.len() + 1;
+                    if lines > MAX_WAIT_LINES || bytes > MAX_WAIT_BYTES {
+                        self.broken = true;
+                        if let Some(log) = &self.log {
+                            log.write(&self.who, "x", "output flood");
+                        }
+                        return Err(ClientError::Flood {
+                            engine: self.spec.name.clone(),
+                            waiting_for,
+                            lines,
+                            bytes,
+                        });
                     }
                 }
                 Ok(EngineOutput::Closed) | Err(RecvTimeoutError::Disconnected) => {

@@ -5,7 +5,8 @@
 //! SETTINGS are `:`-separated: a way to choose moves (`first`, the default: the first legal move
 //! not banned; `random`: a legal move picked from the position key; `script=m1/m2/…`: these moves
 //! in turn, legal or not, restarting at each new game), then any of `crash=N`, `hang=N`,
-//! `illegal=N`, `garbage=N`, `none=N`, `resign=N` (misbehave from the (N+1)-th `go` on), `slow=MS`
+//! `illegal=N`, `garbage=N`, `none=N`, `resign=N`, `flood=N` (`info` lines without end; misbehave
+//! from the (N+1)-th `go` on), `slow=MS`
 //! (sleep before every move), `mute` (never finish the handshake), `ignoreban`, `echo` (repeat
 //! each command as `info string echo …`), `millis` (announce UCCI `usemillisec`), `ranks=10`.
 
@@ -33,6 +34,7 @@ enum Fault {
     Garbage,
     NoMove,
     Resign,
+    Flood,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,6 +77,7 @@ fn parse_settings(text: &str) -> Result<Settings, String> {
             "garbage" => s.fault = Some((Fault::Garbage, number()?)),
             "none" => s.fault = Some((Fault::NoMove, number()?)),
             "resign" => s.fault = Some((Fault::Resign, number()?)),
+            "flood" => s.fault = Some((Fault::Flood, number()?)),
             "slow" => s.slow = Duration::from_millis(u64::from(number()?)),
             "mute" => s.mute = true,
             "ignoreban" => s.ignore_bans = true,
@@ -183,6 +186,14 @@ pub fn run(settings: &str) -> ExitCode {
                     Some(Fault::Garbage) => Some("zz99".to_string()),
                     Some(Fault::NoMove) => None,
                     Some(Fault::Resign) => pick.map(|m| format!("{m} resign")),
+                    Some(Fault::Flood) => {
+                        // `info` lines without end, until the pipe is closed.
+                        let line =
+                            format!("info depth 1 score 0 nodes 1 pv {}\n", "h2e2 ".repeat(40));
+                        let mut out = std::io::stdout().lock();
+                        while out.write_all(line.as_bytes()).is_ok() {}
+                        std::process::exit(4);
+                    }
                     None => pick,
                 };
                 say("info depth 1 score 0 nodes 1");

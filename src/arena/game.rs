@@ -87,6 +87,8 @@ pub enum EndKind {
     Crash,
     /// An engine did not answer within the move timeout.
     Hang,
+    /// An engine sent more output during a move than any engine needs.
+    OutputFlood,
     /// An engine could not be (re)started or made ready before the game.
     StartFailure,
 }
@@ -103,6 +105,7 @@ impl EndKind {
             EndKind::Resignation => "resignation",
             EndKind::Crash => "engine crash",
             EndKind::Hang => "engine hang",
+            EndKind::OutputFlood => "engine output flood",
             EndKind::StartFailure => "engine failed to start",
         }
     }
@@ -345,6 +348,10 @@ pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> 
                             ),
                         ),
                     },
+                    ClientError::Flood { .. } => (
+                        EndKind::OutputFlood,
+                        format!("{} lost at ply {ply}: {e}", who(side)),
+                    ),
                     _ => (
                         EndKind::Crash,
                         format!("{} crashed at ply {ply}: {e}", who(side)),

@@ -7,23 +7,39 @@ use crate::moves::{Move, MoveTextError, RankStyle};
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::ChildStdout;
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::{Receiver, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Instant;
 
 /// Where engine traffic is logged: one line per message, with the time since the match began.
+/// At most `MAX_LOG_BYTES` are written.
 #[derive(Clone)]
 pub struct TrafficLog {
-    sink: Arc<Mutex<Box<dyn Write + Send>>>,
+    sink: Arc<Mutex<LogSink>>,
     origin: Instant,
+}
+
+struct LogSink {
+    out: Box<dyn Write + Send>,
+    written: u64,
+    limit: u64,
 }
 
 impl TrafficLog {
     /// A log writing to `sink`.
     pub fn new(sink: Box<dyn Write + Send>) -> TrafficLog {
+        TrafficLog::with_limit(sink, MAX_LOG_BYTES)
+    }
+
+    /// A log writing at most `limit` bytes to `sink`.
+    pub fn with_limit(sink: Box<dyn Write + Send>, limit: u64) -> TrafficLog {
         TrafficLog {
-            sink: Arc::new(Mutex::new(sink)),
+            sink: Arc::new(Mutex::new(LogSink {
+                out: sink,
+                written: 0,
+                limit,
+            })),
             origin: Instant::now(),
         }
     }
@@ -31,10 +47,24 @@ impl TrafficLog {
     /// Logs one message from or to `who`; `dir` is `>`, `<` or `x`.
     pub(super) fn write(&self, who: &str, dir: &str, text: &str) {
         let ms = self.origin.elapsed().as_millis();
-        if let Ok(mut sink) = self.sink.lock() {
-            let _ = writeln!(sink, "{ms:>9} {who} {dir} {text}");
-            let _ = sink.flush();
+        let Ok(mut sink) = self.sink.lock() else {
+            return;
+        };
+        if sink.written >= sink.limit {
+            return;
         }
+        let line = format!("{ms:>9} {who} {dir} {text}\n");
+        sink.written += line.len() as u64;
+        let line = if sink.written >= sink.limit {
+            format!(
+                "{ms:>9} log cut: it reached its limit of {} bytes\n",
+                sink.limit
+            )
+        } else {
+            line
+        };
+        let _ = sink.out.write_all(line.as_bytes());
+        let _ = sink.out.flush();
     }
 }
 
@@ -87,9 +117,15 @@ pub(super) enum EngineOutput {
 
 /// The longest line we keep whole; longer output is split.
 const MAX_LINE: u64 = 1 << 16;
+/// How many lines may wait to be read: an engine that writes faster than they are read waits
+/// on its full pipe, and memory stays bounded.
+const QUEUE_LINES: usize = 256;
+/// The most a traffic log holds; after that it says it was cut and stops.
+const MAX_LOG_BYTES: u64 = 1 << 30;
 
 /// Starts a thread that turns the engine's output into lines on a channel, each with the time it
-/// arrived, and `Closed` when the output ends. Lines longer than `MAX_LINE` are split.
+/// arrived, and `Closed` when the output ends. Lines longer than `MAX_LINE` are split; at most
+/// `QUEUE_LINES` wait.
 pub(super) fn read_lines(
     stdout: ChildStdout,
     engine: &str,
@@ -97,7 +133,7 @@ pub(super) fn read_lines(
     Receiver<EngineOutput>,
     std::io::Result<thread::JoinHandle<()>>,
 ) {
-    let (tx, events) = channel();
+    let (tx, events) = sync_channel(QUEUE_LINES);
     let reader = thread::Builder::new()
         .name(format!("{engine} output"))
         .spawn(move || {

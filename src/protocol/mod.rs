@@ -18,9 +18,44 @@ use session::Session;
 use std::io::{BufRead, Read, Write};
 use std::process::ExitCode;
 use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 /// The longest input line read; anything longer is answered with an error and skipped.
 pub const MAX_LINE: usize = 1 << 20;
+
+/// The most input read ahead of the session, in bytes: lines read but not yet handled (held back
+/// during a batch-mode search, or while the output is not being read). The reader waits beyond
+/// it, so the client's writes block instead of the engine's memory growing.
+const MAX_QUEUED: usize = 4 << 20;
+
+/// Counts the bytes of input lines read but not yet handled, and holds the reader back when they
+/// would pass `MAX_QUEUED`.
+#[derive(Default)]
+struct InputGate {
+    queued: Mutex<usize>,
+    room: Condvar,
+}
+
+impl InputGate {
+    /// Waits until a line of `bytes` may be queued, and counts it.
+    fn enter(&self, bytes: usize) {
+        let mut queued = self.queued.lock().unwrap_or_else(PoisonError::into_inner);
+        while *queued > 0 && *queued + bytes > MAX_QUEUED {
+            queued = self
+                .room
+                .wait(queued)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        *queued += bytes;
+    }
+
+    /// A line of `bytes` is handled.
+    fn leave(&self, bytes: usize) {
+        let mut queued = self.queued.lock().unwrap_or_else(PoisonError::into_inner);
+        *queued = queued.saturating_sub(bytes);
+        self.room.notify_all();
+    }
+}
 
 /// Runs the protocol loop until `quit` or the end of the input. The first line picks the
 /// protocol: `ucci` gives UCCI, `uci` gives UCI, and a bare `fen …` or `startpos …` line gives UCI
@@ -32,9 +67,11 @@ where
 {
     let (tx, rx) = mpsc::channel();
     let reader_tx = tx.clone();
+    let gate = Arc::new(InputGate::default());
+    let reader_gate = gate.clone();
     // The reader thread is left to end with the process: it may be blocked on stdin.
-    std::thread::spawn(move || read_lines(input, reader_tx));
-    let mut session = Session::new(output, tx);
+    std::thread::spawn(move || read_lines(input, reader_tx, &reader_gate));
+    let mut session = Session::new(output, tx, gate);
     let result = session.serve(&rx);
     let hung = session.finish();
     if hung {
@@ -59,7 +96,7 @@ enum Event {
     Report(u64, Report),
 }
 
-fn read_lines<R: BufRead>(mut input: R, tx: Sender<Event>) {
+fn read_lines<R: BufRead>(mut input: R, tx: Sender<Event>, gate: &InputGate) {
     let mut buf = Vec::new();
     loop {
         buf.clear();
@@ -90,7 +127,9 @@ fn read_lines<R: BufRead>(mut input: R, tx: Sender<Event>) {
                 while matches!(buf.last(), Some(b'\n' | b'\r')) {
                     buf.pop();
                 }
-                Event::Line(String::from_utf8_lossy(&buf).into_owned())
+                let line = String::from_utf8_lossy(&buf).into_owned();
+                gate.enter(line.len());
+                Event::Line(line)
             }
         };
         if tx.send(event).is_err() {

@@ -6,12 +6,13 @@
 use super::command::{Command, CommandError, Go, Setup};
 use super::dialect::{self, Dialect};
 use super::words::{clip, first_word};
-use super::{Event, uci};
+use super::{Event, InputGate, uci};
 use crate::engine::{Engine, GoError, Report};
 use crate::moves::{IllegalMove, RankStyle};
 use crate::search::score::{MATE, Score};
 use std::collections::VecDeque;
 use std::io::{self, Write};
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender};
 use std::time::{Duration, Instant};
 
@@ -45,6 +46,8 @@ pub(super) struct Session<W: Write> {
     next_id: u64,
     /// Lines held back while a search runs in UCCI batch mode (or while `stop` waits).
     pending: VecDeque<String>,
+    /// Counts the input read but not yet handled (held back in `pending` or on the channel).
+    gate: Arc<InputGate>,
     eof: bool,
     /// The last `position` line could not be read: the engine's position is not the client's, so
     /// `go` is refused until a position is accepted.
@@ -52,7 +55,7 @@ pub(super) struct Session<W: Write> {
 }
 
 impl<W: Write> Session<W> {
-    pub fn new(out: W, tx: Sender<Event>) -> Session<W> {
+    pub fn new(out: W, tx: Sender<Event>, gate: Arc<InputGate>) -> Session<W> {
         Session {
             engine: Engine::new(),
             out,
@@ -61,6 +64,7 @@ impl<W: Write> Session<W> {
             active: None,
             next_id: 0,
             pending: VecDeque::new(),
+            gate,
             eof: false,
             position_rejected: false,
         }
@@ -71,6 +75,7 @@ impl<W: Write> Session<W> {
         loop {
             if !self.deferring() {
                 if let Some(line) = self.pending.pop_front() {
+                    self.gate.leave(line.len());
                     if self.handle_line(&line, rx)? == Flow::Quit {
                         return Ok(());
                     }
@@ -89,7 +94,10 @@ impl<W: Write> Session<W> {
                     // file's last line must not cut its search short.
                     if self.deferring() {
                         self.pending.push_back(line);
-                    } else if self.handle_line(&line, rx)? == Flow::Quit {
+                        continue;
+                    }
+                    self.gate.leave(line.len());
+                    if self.handle_line(&line, rx)? == Flow::Quit {
                         return Ok(());
                     }
                 }
