@@ -43,6 +43,8 @@ pub enum GoError {
         /// The position, as FEN.
         fen: String,
     },
+    /// The system would not start the search's thread.
+    NoThread(String),
 }
 
 /// What the hash table knows about a position (UCCI `probe`).
@@ -148,7 +150,10 @@ impl Engine {
                 check_hash_size(mb)?;
                 self.lock().tt = TranspositionTable::new(mb);
             }
-            EngineOption::Threads(n) => self.config.threads = n,
+            EngineOption::Threads(n) => {
+                check_thread_count(n)?;
+                self.config.threads = n;
+            }
             EngineOption::ClearHash => self.lock().tt.clear(),
             EngineOption::MoveOverhead(d) => self.config.move_overhead = d,
             EngineOption::MultiPv(n) => self.config.multipv = n,
@@ -230,6 +235,11 @@ impl Engine {
         let _ = self.set_position(flipped, &[]);
     }
 
+    /// The search threads asked for (the `Threads` option).
+    pub fn threads(&self) -> usize {
+        self.config.threads.max(1)
+    }
+
     /// The game's current position.
     pub fn position(&self) -> &Position {
         self.history.position()
@@ -292,7 +302,7 @@ impl Engine {
             self.config.clone(),
         );
         let (state, signals) = (self.state.clone(), self.signals.clone());
-        self.worker = Some(std::thread::spawn(move || {
+        let worker = std::thread::Builder::new().spawn(move || {
             let mut guard = state.lock().unwrap_or_else(|e| e.into_inner());
             let State { tt, heur } = &mut *guard;
             let result = search::search(
@@ -307,7 +317,8 @@ impl Engine {
             );
             drop(guard);
             reporter(Report::BestMove(result));
-        }));
+        });
+        self.worker = Some(worker.map_err(|e| GoError::NoThread(e.to_string()))?);
         Ok(())
     }
 
@@ -458,6 +469,54 @@ fn check_hash_size(mb: usize) -> Result<(), OptionError> {
             name: OptionSpec::of(OptionId::Hash).name.to_string(),
             reason: format!(
                 "a hash table of {mb} MB does not fit in the free memory; at most {limit} MB now"
+            ),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Address space a search thread takes: its stack and what its searcher allocates, with room.
+const THREAD_ADDRESS_SPACE: u64 = 8 << 20;
+/// Address space kept free for everything else once the threads are started.
+const ADDRESS_SPACE_RESERVE: u64 = 64 << 20;
+
+/// How many search threads fit under the process's address-space limit; `None` when there is no
+/// limit (or it cannot be read).
+fn thread_limit() -> Option<usize> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits
+        .lines()
+        .find(|l| l.starts_with("Max address space"))?;
+    let soft: u64 = line
+        .trim_start_matches("Max address space")
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let used_kb: u64 = status
+        .lines()
+        .find(|l| l.starts_with("VmSize:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()?;
+    let free = soft.saturating_sub(used_kb * 1024 + ADDRESS_SPACE_RESERVE);
+    Some(
+        usize::try_from(free / THREAD_ADDRESS_SPACE)
+            .unwrap_or(usize::MAX)
+            .max(1),
+    )
+}
+
+/// Refuses more search threads than the process may start (a thread that cannot get memory ends
+/// the process).
+fn check_thread_count(n: usize) -> Result<(), OptionError> {
+    match thread_limit() {
+        Some(limit) if n > limit => Err(OptionError::Rejected {
+            name: OptionSpec::of(OptionId::Threads).name.to_string(),
+            reason: format!(
+                "{n} threads do not fit in this process's address-space limit; at most {limit} now"
             ),
         }),
         _ => Ok(()),

@@ -1337,3 +1337,44 @@ fn unread_output_holds_input_back_in_bounded_memory() {
         }
     }
 }
+
+/// Under an address-space limit, more search threads than fit are refused with the number that
+/// does, and the search still answers (a thread that could not get memory ended the process).
+#[test]
+fn threads_that_do_not_fit_are_refused_and_the_search_answers() {
+    let script = format!("ulimit -v 300000 && exec {}", env!("CARGO_BIN_EXE_xq"));
+    let mut child = Command::new("sh")
+        .args(["-c", &script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("sh runs");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"uci\nsetoption name Threads value 256\nisready\ngo depth 5\n")
+        .unwrap();
+    let mut lines = Vec::new();
+    for line in BufReader::new(child.stdout.take().unwrap())
+        .lines()
+        .map_while(Result::ok)
+    {
+        let done = line.starts_with("bestmove");
+        lines.push(line);
+        if done {
+            break;
+        }
+    }
+    let _ = stdin.write_all(b"quit\n");
+    let _ = child.kill();
+    let _ = child.wait();
+    let text = lines.join("\n");
+    assert!(
+        text.contains("option Threads: 256 threads do not fit"),
+        "{text}"
+    );
+    assert!(
+        lines.last().is_some_and(|l| l.starts_with("bestmove ")),
+        "{text}"
+    );
+}

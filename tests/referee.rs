@@ -587,3 +587,21 @@ fn broken_text_is_an_error_at_its_line_and_markers_in_comments_stay_comments() {
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// More worker threads than cores are not started (they only cost memory): under an
+/// address-space limit the referee still judges with `--threads 2000`.
+#[test]
+fn many_threads_under_a_memory_limit() {
+    let path = format!("{GAMES}xqbase/ccgc_2006_5games.utf8.pgn");
+    let script = format!(
+        "ulimit -v 300000 && exec {} referee --threads 2000 {path}",
+        env!("CARGO_BIN_EXE_xq")
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .output()
+        .expect("sh runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("summary: 5 games"), "{text}");
+}

@@ -333,11 +333,15 @@ impl<W: Write> Session<W> {
 
     /// The error for moves a command needs legal here, named as the client writes moves.
     fn not_legal(&self, command: &'static str, e: GoError) -> CommandError {
-        let GoError::MovesNotLegal { moves, fen } = e;
-        CommandError::NotLegalHere {
-            command,
-            moves: moves.iter().map(|m| m.text(self.ranks())).collect(),
-            fen,
+        match e {
+            GoError::MovesNotLegal { moves, fen } => CommandError::NotLegalHere {
+                command,
+                moves: moves.iter().map(|m| m.text(self.ranks())).collect(),
+                fen,
+            },
+            GoError::NoThread(error) => CommandError::Unsupported(format!(
+                "{command}: the search thread could not be started: {error}"
+            )),
         }
     }
 
@@ -451,6 +455,13 @@ impl<W: Write> Session<W> {
                 let ponder = self.engine.ponder_move(&result);
                 let lines = dialect.best_move_lines(&result, ponder, offer);
                 self.active = None;
+                let asked = self.engine.threads();
+                if result.threads < asked {
+                    self.note(&format!(
+                        "only {} of the {asked} search threads could be started",
+                        result.threads
+                    ))?;
+                }
                 self.write_lines(lines)
             }
         }

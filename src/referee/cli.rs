@@ -32,7 +32,7 @@ pub struct RefereeArgs {
     /// Also write an HTML report with a board of each ruled position and the cycle's moves.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
-    /// Worker threads (default: every core).
+    /// Worker threads (default and most: every core).
     #[arg(long, value_name = "N")]
     pub threads: Option<NonZeroUsize>,
     /// Measure throughput instead of reporting: judge the inputs over and over for SECONDS (3 by
@@ -375,8 +375,8 @@ struct Split {
     games: Result<FileGames, RecordError>,
 }
 
-/// Runs `f(i)` for every `i < n` on `threads` workers; results in index order. `done` counts
-/// finished items.
+/// Runs `f(i)` for every `i < n` on up to `threads` workers (as many as the system will start;
+/// the calling thread works too); results in index order. `done` counts finished items.
 fn parallel<T: Send>(
     n: usize,
     threads: usize,
@@ -384,27 +384,25 @@ fn parallel<T: Send>(
     f: impl Fn(usize) -> T + Sync,
 ) -> Vec<T> {
     let next = AtomicUsize::new(0);
+    let work = || {
+        let mut mine = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= n {
+                break;
+            }
+            mine.push((i, f(i)));
+            done.fetch_add(1, Ordering::Relaxed);
+        }
+        mine
+    };
     let mut parts: Vec<Vec<(usize, T)>> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads.clamp(1, n.max(1)))
-            .map(|_| {
-                s.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= n {
-                            break;
-                        }
-                        mine.push((i, f(i)));
-                        done.fetch_add(1, Ordering::Relaxed);
-                    }
-                    mine
-                })
-            })
+        let workers: Vec<_> = (1..threads.clamp(1, n.max(1)))
+            .map_while(|_| std::thread::Builder::new().spawn_scoped(s, work).ok())
             .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().unwrap_or_default())
-            .collect()
+        let mut parts = vec![work()];
+        parts.extend(workers.into_iter().map(|w| w.join().unwrap_or_default()));
+        parts
     });
     let mut all: Vec<(usize, T)> = parts.iter_mut().flat_map(std::mem::take).collect();
     all.sort_by_key(|(i, _)| *i);
@@ -475,7 +473,8 @@ fn judge_inputs(
     let total = tasks.len();
     let reports = std::thread::scope(|s| {
         if progress {
-            s.spawn(|| {
+            // Without a thread for it, there is just no progress line.
+            let _ = std::thread::Builder::new().spawn_scoped(s, || {
                 while !finished.load(Ordering::Relaxed) {
                     eprint!("\rjudging: {}/{total} games", done.load(Ordering::Relaxed));
                     std::thread::sleep(Duration::from_millis(200));
@@ -552,10 +551,9 @@ fn write_reports<W: Write>(
 /// Runs `xq referee`.
 pub fn run_cli(args: RefereeArgs) -> ExitCode {
     let config = RuleConfig::with_occurrences(args.repetitions);
-    let threads = args
-        .threads
-        .or_else(|| std::thread::available_parallelism().ok())
-        .map_or(1, NonZeroUsize::get);
+    // Judging is bound by the processor: more threads than cores only cost memory.
+    let cores = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    let threads = args.threads.map_or(cores, |t| t.get().min(cores));
     let sources = collect_sources(&args.inputs);
     if sources.is_empty() {
         eprintln!(

@@ -77,6 +77,8 @@ pub struct SearchResult {
     pub depth: u32,
     /// Nodes searched by all threads.
     pub nodes: u64,
+    /// The threads that searched: fewer than asked for when the system would not start more.
+    pub threads: usize,
 }
 
 /// State shared by the threads of one search and the engine that started it.
@@ -307,7 +309,8 @@ pub fn search(
         for t in 1..threads {
             let (history, limits, config) = (history.clone(), limits.clone(), config.clone());
             let banned = banned.to_vec();
-            helpers.push(scope.spawn(move || {
+            // A helper the system cannot start (a thread or memory limit) is done without.
+            let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
                 let mut s = Searcher::new(
                     history,
                     &banned,
@@ -325,8 +328,13 @@ pub fn search(
                 s.helper_offset = (t % 2) as i32;
                 s.iterate(&mut |_| {});
                 s.flush_nodes();
-            }));
+            });
+            match spawned {
+                Ok(helper) => helpers.push(helper),
+                Err(_) => break,
+            }
         }
+        let threads = 1 + helpers.len();
         let mut main = Searcher::new(
             history.clone(),
             banned,
@@ -358,6 +366,7 @@ pub fn search(
             score: Score(rm.map_or(score::Score::mated_in(0).0, |r| r.score)),
             depth,
             nodes: signals.nodes.load(Ordering::Relaxed),
+            threads,
         };
         let h = std::mem::replace(&mut main.heur, Heuristics::new());
         (result, h)
