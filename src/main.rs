@@ -116,7 +116,7 @@ fn main() -> ExitCode {
                     pos
                 }
                 Err(e) => {
-                    eprintln!("error: bad FEN {text:?}: {e}");
+                    eprintln!("error: bad FEN {:?}: {e}", xq::clip::quote(text));
                     return ExitCode::from(2);
                 }
             };

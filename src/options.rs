@@ -267,7 +267,11 @@ impl fmt::Display for OptionError {
                 value,
                 expected,
             } => {
-                write!(f, "option {name}: value {value:?} is not {expected}")
+                write!(
+                    f,
+                    "option {name}: value {:?} is not {expected}",
+                    crate::clip::quote(value)
+                )
             }
             OptionError::Rejected { name, reason } => write!(f, "option {name}: {reason}"),
         }

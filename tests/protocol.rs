@@ -333,7 +333,8 @@ fn ucci_golden_transcript() {
         < info depth 0 score <int>
         < nobestmove
         > stop
-        < nobestmove
+        > isready
+        < readyok
         > xyzzy plugh
         < info message unknown command 'xyzzy'
         > position startpos moves h2e2 h10e9
@@ -481,6 +482,12 @@ fn first_line_picks_the_protocol() {
     xq.script("> \u{feff}uci\n<* <any>\n< uciok");
     xq.quiet();
 
+    // Lines ended by CR alone (or CR LF) are lines.
+    let mut xq = Xq::start();
+    xq.send_bytes(b"ucci\risready\r\nisready\r");
+    xq.script("<* <any>\n< ucciok\n< readyok\n< readyok");
+    xq.quiet();
+
     // A bare FEN line: UCI in the Cyclone form, no handshake needed.
     let mut xq = Xq::start();
     let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r";
@@ -596,7 +603,8 @@ fn ucci_draw_offers_and_resignation() {
 fn ucci_idle_and_busy_states() {
     let mut xq = Xq::start();
     xq.script("> ucci\n<* <any>\n< ucciok");
-    xq.script("> stop\n< nobestmove");
+    // Idle: stop is not answered (no search to answer for).
+    xq.script("> stop\n> isready\n< readyok");
     xq.send("position startpos");
     xq.send("go infinite");
     // Busy: isready is answered, position is refused, stop gives the move at once.
@@ -1377,4 +1385,20 @@ fn threads_that_do_not_fit_are_refused_and_the_search_answers() {
         lines.last().is_some_and(|l| l.starts_with("bestmove ")),
         "{text}"
     );
+}
+
+/// A `stop` that arrives after a search has ended by itself gets no second answer in either
+/// protocol: the next line the client reads answers its next command.
+#[test]
+fn a_stop_after_the_search_ended_adds_no_answer() {
+    for (hello, ok) in [("ucci", "ucciok"), ("uci", "uciok")] {
+        let mut xq = Xq::start();
+        xq.script(&format!("> {hello}\n<* <any>\n< {ok}"));
+        xq.send("position startpos");
+        xq.send("go depth 1");
+        assert!(xq.best_move_line().starts_with("bestmove "));
+        xq.script("> stop\n> isready\n< readyok");
+        xq.send("go depth 1");
+        assert!(xq.best_move_line().starts_with("bestmove "));
+    }
 }

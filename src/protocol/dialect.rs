@@ -58,9 +58,6 @@ pub(super) trait Dialect {
     /// Turns extra notes on or off (UCI `debug`).
     fn set_debug(&mut self, on: bool);
 
-    /// The answer to `stop` when no search runs, if the protocol has one.
-    fn idle_stop_answer(&self) -> Option<&'static str>;
-
     /// The line sent before quitting, if the protocol has one.
     fn farewell(&self) -> Option<&'static str>;
 }

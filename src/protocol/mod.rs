@@ -15,7 +15,7 @@ pub use command::CommandError;
 
 use crate::engine::Report;
 use session::Session;
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
@@ -96,37 +96,64 @@ enum Event {
     Report(u64, Report),
 }
 
+/// Reads one line ended by LF, CR or CR LF (whose LF the next call skips, `after_cr`) onto `buf`,
+/// taking at most `limit` bytes; whether a line end was found, or `None` at the end of input.
+fn read_line<R: BufRead>(
+    input: &mut R,
+    buf: &mut Vec<u8>,
+    limit: usize,
+    after_cr: &mut bool,
+) -> std::io::Result<Option<bool>> {
+    let mut any = false;
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(any.then_some(false));
+        }
+        any = true;
+        if std::mem::take(after_cr) && chunk[0] == b'\n' {
+            input.consume(1);
+            continue;
+        }
+        let room = limit.saturating_sub(buf.len());
+        let window = &chunk[..chunk.len().min(room)];
+        if let Some(end) = window.iter().position(|&b| b == b'\n' || b == b'\r') {
+            *after_cr = window[end] == b'\r';
+            buf.extend_from_slice(&window[..end]);
+            input.consume(end + 1);
+            return Ok(Some(true));
+        }
+        let n = window.len();
+        buf.extend_from_slice(window);
+        input.consume(n);
+        if buf.len() >= limit {
+            return Ok(Some(false));
+        }
+    }
+}
+
 fn read_lines<R: BufRead>(mut input: R, tx: Sender<Event>, gate: &InputGate) {
     let mut buf = Vec::new();
+    let mut after_cr = false;
     loop {
         buf.clear();
-        let read = (&mut input)
-            .take(MAX_LINE as u64 + 1)
-            .read_until(b'\n', &mut buf);
-        let event = match read {
-            Ok(0) | Err(_) => {
+        let event = match read_line(&mut input, &mut buf, MAX_LINE + 1, &mut after_cr) {
+            Ok(None) | Err(_) => {
                 let _ = tx.send(Event::Eof);
                 return;
             }
-            Ok(_) if buf.len() > MAX_LINE && buf.last() != Some(&b'\n') => {
+            Ok(Some(false)) if buf.len() > MAX_LINE => {
                 // Skip the rest of the overlong line.
                 loop {
                     buf.clear();
-                    match (&mut input)
-                        .take(MAX_LINE as u64)
-                        .read_until(b'\n', &mut buf)
-                    {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) if buf.last() == Some(&b'\n') => break,
-                        Ok(_) => {}
+                    match read_line(&mut input, &mut buf, MAX_LINE, &mut after_cr) {
+                        Ok(None) | Err(_) | Ok(Some(true)) => break,
+                        Ok(Some(false)) => {}
                     }
                 }
                 Event::TooLong
             }
             Ok(_) => {
-                while matches!(buf.last(), Some(b'\n' | b'\r')) {
-                    buf.pop();
-                }
                 let line = String::from_utf8_lossy(&buf).into_owned();
                 gate.enter(line.len());
                 Event::Line(line)
@@ -135,5 +162,31 @@ fn read_lines<R: BufRead>(mut input: R, tx: Sender<Event>, gate: &InputGate) {
         if tx.send(event).is_err() {
             return;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_end_in_lf_cr_or_cr_lf() {
+        let mut input = std::io::Cursor::new(b"uci\risready\r\nquit\n\nlast".to_vec());
+        let (mut buf, mut after_cr) = (Vec::new(), false);
+        let mut lines = Vec::new();
+        while read_line(&mut input, &mut buf, 100, &mut after_cr)
+            .unwrap()
+            .is_some()
+        {
+            lines.push(String::from_utf8(std::mem::take(&mut buf)).unwrap());
+        }
+        assert_eq!(lines, ["uci", "isready", "quit", "", "last"]);
+        // A line longer than the limit comes in pieces, none with an end.
+        let mut input = std::io::Cursor::new(b"abcdefg\n".to_vec());
+        assert_eq!(
+            read_line(&mut input, &mut buf, 4, &mut after_cr).unwrap(),
+            Some(false)
+        );
+        assert_eq!(buf, b"abcd");
     }
 }

@@ -265,13 +265,13 @@ impl<W: Write> Session<W> {
                     return self.fallback(rx);
                 }
             }
+            // Only a running search is answered: every `go` gets exactly one answer, so a `stop`
+            // that crosses the natural end of a search must not add a second one (a client would
+            // pair it with its next `go`; UCCI arbiters score `nobestmove` as a resignation).
             Command::Stop => {
                 if self.active.is_some() {
                     self.engine.stop();
                     self.wait_for_best_move(rx)?;
-                } else if let Some(answer) = dialect.idle_stop_answer() {
-                    // UCCI answers every stop, so a client never waits for nothing.
-                    self.write_line(answer)?;
                 }
             }
             Command::PonderHit { draw } => self.ponder_hit(draw)?,

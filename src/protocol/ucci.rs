@@ -520,10 +520,6 @@ impl Dialect for Ucci {
         self.debug = on;
     }
 
-    fn idle_stop_answer(&self) -> Option<&'static str> {
-        Some("nobestmove")
-    }
-
     fn farewell(&self) -> Option<&'static str> {
         Some("bye")
     }

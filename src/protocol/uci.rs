@@ -491,10 +491,6 @@ impl Dialect for Uci {
         self.debug = on;
     }
 
-    fn idle_stop_answer(&self) -> Option<&'static str> {
-        None
-    }
-
     fn farewell(&self) -> Option<&'static str> {
         None
     }

@@ -28,14 +28,7 @@ pub(super) fn expect_end(
 
 /// A word from the input, shortened for an error message.
 pub(super) fn clip(word: &str) -> String {
-    const MAX: usize = 40;
-    if word.chars().count() <= MAX {
-        word.to_string()
-    } else {
-        let mut s: String = word.chars().take(MAX).collect();
-        s.push('…');
-        s
-    }
+    crate::clip::clip(word, 40)
 }
 
 /// Reads `fen <FEN> | startpos` and an optional `moves …` list from `words`.

@@ -69,7 +69,7 @@ fn binit_board(text: &str) -> Result<Box<[Option<Piece>; 90]>, String> {
     if digits.len() != 64 || !digits.iter().all(u8::is_ascii_digit) {
         return Err(format!(
             "binit must be 64 digits, found {:?}",
-            truncate(text, 80)
+            crate::clip::quote(text)
         ));
     }
     let mut board = Box::new([None; 90]);
@@ -89,10 +89,6 @@ fn binit_board(text: &str) -> Result<Box<[Option<Piece>; 90]>, String> {
         board[sq.index()] = Some(Piece::new(color, super::PIECE_SLOTS[slot % 16]));
     }
     Ok(board)
-}
-
-fn truncate(text: &str, n: usize) -> String {
-    text.chars().take(n).collect()
 }
 
 /// Reads every DhtmlXQ block of `text` as a game.

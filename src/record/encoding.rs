@@ -1,5 +1,6 @@
-//! Text encodings of game records: UTF-8 (with or without a BOM, also UTF-16 with a BOM), GB18030
-//! (which covers GBK) and Big5 (CP950). A BOM or valid UTF-8 decides at once; otherwise the caller
+//! Text encodings of game records: UTF-8 (with or without a BOM), UTF-16 (with a BOM, or told by
+//! its zero bytes), GB18030 (which covers GBK) and Big5 (CP950). A BOM, UTF-16's zero bytes or
+//! valid UTF-8 decide at once; otherwise the caller
 //! decodes both Chinese encodings and keeps the one whose moves replay, since Big5 bytes often
 //! decode as valid but meaningless GBK.
 
@@ -9,8 +10,12 @@ use std::fmt;
 /// A text encoding of a record file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Encoding {
-    /// UTF-8, or UTF-16 announced by a BOM.
+    /// UTF-8.
     Utf8,
+    /// UTF-16, little-endian.
+    Utf16Le,
+    /// UTF-16, big-endian.
+    Utf16Be,
     /// GB18030, a superset of GBK and GB2312.
     Gb18030,
     /// Big5 as used on Windows (CP950).
@@ -24,6 +29,8 @@ impl Encoding {
     pub fn name(self) -> &'static str {
         match self {
             Encoding::Utf8 => "UTF-8",
+            Encoding::Utf16Le => "UTF-16LE",
+            Encoding::Utf16Be => "UTF-16BE",
             Encoding::Gb18030 => "GB18030",
             Encoding::Big5 => "Big5",
             Encoding::Binary => "binary",
@@ -51,10 +58,21 @@ pub struct Decoded<'a> {
 /// The plausible decodings of `bytes`, most likely first: just UTF-8 when a BOM or valid UTF-8
 /// says so, otherwise GB18030 and then Big5.
 pub fn candidates(bytes: &[u8]) -> Vec<Decoded<'_>> {
-    if let Some((encoding, bom)) = encoding_rs::Encoding::for_bom(bytes) {
-        let (text, had_errors) = encoding.decode_without_bom_handling(&bytes[bom..]);
+    let (codec, skip) = match encoding_rs::Encoding::for_bom(bytes) {
+        Some((codec, bom)) => (Some(codec), bom),
+        None => (utf16_without_bom(bytes), 0),
+    };
+    if let Some(codec) = codec {
+        let (text, had_errors) = codec.decode_without_bom_handling(&bytes[skip..]);
+        let encoding = if codec == encoding_rs::UTF_16LE {
+            Encoding::Utf16Le
+        } else if codec == encoding_rs::UTF_16BE {
+            Encoding::Utf16Be
+        } else {
+            Encoding::Utf8
+        };
         return vec![Decoded {
-            encoding: Encoding::Utf8,
+            encoding,
             text,
             had_errors,
         }];
@@ -80,6 +98,40 @@ pub fn candidates(bytes: &[u8]) -> Vec<Decoded<'_>> {
         }
     })
     .collect()
+}
+
+/// Whether `bytes` start like UTF-16 text (a UTF-16 BOM, or the zero bytes of UTF-16 ASCII).
+pub fn is_utf16(bytes: &[u8]) -> bool {
+    match encoding_rs::Encoding::for_bom(bytes) {
+        Some((codec, _)) => codec != encoding_rs::UTF_8,
+        None => utf16_without_bom(bytes).is_some(),
+    }
+}
+
+/// UTF-16 without a BOM, told by its zero bytes: record text is mostly ASCII, whose UTF-16 has a
+/// zero in every other byte (odd places: little-endian, even places: big-endian), while no 8-bit
+/// encoding of text has zeros.
+fn utf16_without_bom(bytes: &[u8]) -> Option<&'static encoding_rs::Encoding> {
+    let head = &bytes[..bytes.len().min(4096) & !1];
+    if head.len() < 4 {
+        return None;
+    }
+    let pairs = head.len() / 2;
+    let zeros = |parity: usize| {
+        head.iter()
+            .skip(parity)
+            .step_by(2)
+            .filter(|&&b| b == 0)
+            .count()
+    };
+    let (even, odd) = (zeros(0), zeros(1));
+    if odd * 10 >= pairs * 4 && even * 20 < pairs {
+        Some(encoding_rs::UTF_16LE)
+    } else if even * 10 >= pairs * 4 && odd * 20 < pairs {
+        Some(encoding_rs::UTF_16BE)
+    } else {
+        None
+    }
 }
 
 /// Decodes GBK bytes (XQF strings), replacing invalid sequences.
@@ -110,5 +162,24 @@ mod tests {
             (Encoding::Gb18030, "炮二平五")
         );
         assert_eq!(c[1].encoding, Encoding::Big5);
+    }
+
+    #[test]
+    fn utf16_with_and_without_a_bom() {
+        let text = "[Event \"A\"]\n1. 炮二平五 h9g7 1-0\n";
+        let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        for (bytes, encoding) in [(le, Encoding::Utf16Le), (be, Encoding::Utf16Be)] {
+            let with_bom: Vec<u8> = match encoding {
+                Encoding::Utf16Le => [&[0xFF, 0xFE][..], &bytes].concat(),
+                _ => [&[0xFE, 0xFF][..], &bytes].concat(),
+            };
+            for b in [&bytes, &with_bom] {
+                let c = candidates(b);
+                assert_eq!(c.len(), 1);
+                assert_eq!((c[0].encoding, c[0].text.as_ref()), (encoding, text));
+            }
+        }
+        assert_eq!(candidates(text.as_bytes())[0].encoding, Encoding::Utf8);
     }
 }

@@ -224,7 +224,7 @@ impl fmt::Display for ErrorKind {
                 reason,
                 notation,
             } => {
-                write!(f, "move {text:?}")?;
+                write!(f, "move {:?}", crate::clip::quote(text))?;
                 if let Some(n) = notation {
                     write!(f, " ({})", n.name())?;
                 }
@@ -391,7 +391,7 @@ fn start_position(raw: &RawGame) -> Result<Position, ErrorKind> {
         Start::Standard => Ok(Position::startpos()),
         Start::Fen(text) => fen::parse_lenient(text)
             .map(|(p, _)| p)
-            .map_err(|e| ErrorKind::BadStart(format!("FEN {text:?}: {e}"))),
+            .map_err(|e| ErrorKind::BadStart(format!("FEN {:?}: {e}", crate::clip::quote(text)))),
         Start::Board(board) => {
             let first = raw.tokens.first().and_then(|t| {
                 let notations = raw.notations.clone().unwrap_or_default();

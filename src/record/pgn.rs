@@ -7,9 +7,7 @@
 use super::dhtmlxq::{self, find_ignore_case};
 use super::notation::{looks_like_move, normalize};
 use super::{Defect, Format, MoveToken, RawGame, Start};
-
-/// The longest piece of a broken line quoted in an error.
-const QUOTE_CHARS: usize = 60;
+use crate::clip::quote;
 
 #[derive(Default)]
 struct Builder {
@@ -128,14 +126,6 @@ fn line_breaks(text: &str) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-/// The first `n` characters of `text`, with `…` when cut.
-fn quote(text: &str, n: usize) -> String {
-    match text.char_indices().nth(n) {
-        Some((i, _)) => format!("{}…", &text[..i]),
-        None => text.to_string(),
-    }
-}
-
 /// Whether `line` starts like a tag: `[`, a name, a space or tab and a quote.
 fn starts_like_tag(line: &str) -> bool {
     let Some(rest) = line.strip_prefix('[') else {
@@ -177,7 +167,7 @@ impl Scanner {
                     Some(tags) => b.tags.extend(tags),
                     None => b.defect(Defect::at(
                         number,
-                        format!("tag not closed: {}", quote(trimmed, QUOTE_CHARS)),
+                        format!("tag not closed: {}", quote(trimmed)),
                     )),
                 }
                 return Scan::Done;

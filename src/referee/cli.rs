@@ -248,7 +248,8 @@ impl Batches {
 const MAX_GAME_BYTES: usize = 8 << 20;
 
 /// A stream cut into pieces at game starts (a tag line after move text), so that it is read a
-/// game at a time in bounded memory. A binary (XQF) stream is read whole, up to the file limit.
+/// game at a time in bounded memory. A binary (XQF) or UTF-16 stream is read whole, up to the
+/// file limit.
 struct GameChunks<R> {
     name: String,
     reader: R,
@@ -302,12 +303,12 @@ impl<R: std::io::BufRead> Iterator for GameChunks<R> {
         let lines_before = self.line;
         let mut piece = std::mem::take(&mut self.pending);
         if piece.is_empty() && self.line == 0 {
-            // A binary record is read whole.
+            // A binary record, or UTF-16 text (whose line ends are two bytes), is read whole.
             let head = match self.reader.fill_buf() {
                 Ok(head) => head,
                 Err(e) => return Some(self.error(format!("cannot read: {e}"))),
             };
-            if record::xqf::detect(head) {
+            if record::xqf::detect(head) || record::encoding::is_utf16(head) {
                 let mut all = Vec::new();
                 let limit = MAX_FILE_BYTES + 1;
                 self.done = true;

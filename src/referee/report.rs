@@ -302,7 +302,7 @@ impl GameReport {
     pub fn explanation(&self) -> String {
         match &self.body {
             ReportBody::Judged { game, .. } => game.explanation.clone(),
-            ReportBody::Unreadable(e) => format!("error: {e}"),
+            ReportBody::Unreadable(_) => "not judged: the record could not be read".to_string(),
         }
     }
 
