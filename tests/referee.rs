@@ -605,3 +605,68 @@ fn many_threads_under_a_memory_limit() {
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("summary: 5 games"), "{text}");
 }
+
+/// Random directory trees with links back up and across (to directories, to files, dangling),
+/// FIFOs, device links and game files: the walk ends, names what it cannot read, and judges each
+/// game file once however many directory links lead to it.
+#[cfg(unix)]
+#[test]
+fn random_trees_with_links_fifos_and_devices_end() {
+    let root = std::env::temp_dir().join(format!("xq-referee-trees-{}", std::process::id()));
+    let mut seed = 0x7EE5_u64;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for round in 0..12 {
+        let _ = std::fs::remove_dir_all(&root);
+        let mut dirs = vec![root.clone()];
+        for d in 0..4 {
+            let parent = dirs[next(dirs.len())].clone();
+            let dir = parent.join(format!("d{d}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            dirs.push(dir);
+        }
+        let mut games = 0;
+        for (i, dir) in dirs.clone().iter().enumerate() {
+            if next(2) == 0 {
+                std::fs::write(dir.join(format!("g{i}.pgn")), "1. h2e2 h9g7 1-0\n").unwrap();
+                games += 1;
+            }
+            let target = dirs[next(dirs.len())].clone();
+            let link = dir.join(format!("l{i}"));
+            match next(4) {
+                0 => std::os::unix::fs::symlink(&target, &link).unwrap(),
+                // Up a level, but never out of the tree.
+                1 if i > 0 => std::os::unix::fs::symlink("..", &link).unwrap(),
+                1 => std::os::unix::fs::symlink(".", &link).unwrap(),
+                2 => {
+                    std::os::unix::fs::symlink("/dev/zero", dir.join(format!("z{i}.pgn"))).unwrap()
+                }
+                _ => std::os::unix::fs::symlink("missing", dir.join(format!("m{i}.pgn"))).unwrap(),
+            }
+            if next(3) == 0 {
+                let _ = std::process::Command::new("mkfifo")
+                    .arg(dir.join(format!("f{i}.pgn")))
+                    .status();
+            }
+        }
+        let (_, text) = referee_within(&[root.to_str().unwrap()], None);
+        let summary = text.lines().last().unwrap_or_default();
+        let judged: usize = summary
+            .strip_prefix("summary: ")
+            .and_then(|s| s.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("round {round}: {text}"));
+        assert_eq!(judged, games, "round {round}: {summary}");
+        for line in text.lines().filter(|l| l.contains(": error:")) {
+            assert!(
+                line.contains("not a regular file") || line.contains("No such file"),
+                "round {round}: {line}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
