@@ -54,7 +54,7 @@ fn referee(c: &mut Criterion) {
     group.bench_function("ccpd_chinese_20_plies", |b| {
         b.iter(|| {
             for r in &records {
-                black_box(GameReport::judge(path, black_box(r), CONFIG));
+                black_box(GameReport::judge(path, black_box(r), CONFIG.into()));
             }
         })
     });

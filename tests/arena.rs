@@ -578,6 +578,17 @@ fn check_pgn(path: &std::path::Path) -> usize {
             );
             assert_eq!(json_field(line, "past_ruling"), "0", "game {}", i + 1);
             assert_eq!(json_field(line, "provisional"), "false", "game {}", i + 1);
+        } else if json_field(line, "reason") == "move limit" {
+            // The arena's quiet-move limit and the referee's move-count rule (both 60 moves by
+            // each side without a capture) end the game at the same ply.
+            assert_eq!(*termination, "move limit", "game {}: {line}", i + 1);
+            assert_eq!(agreement, "agrees", "game {}: {line}", i + 1);
+            assert_eq!(
+                json_field(line, "ply"),
+                json_field(line, "plies"),
+                "game {}",
+                i + 1
+            );
         } else {
             // A game ended otherwise reaches no ruling, except a provisional one at the end of the
             // record (the referee then treats the last move's threats as answered).

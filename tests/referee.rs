@@ -5,7 +5,7 @@
 use xq::judge::{RuleConfig, Verdict};
 use xq::moves::Move;
 use xq::record::{self, GameRecord};
-use xq::referee::{GameReport, judge_bytes};
+use xq::referee::{GameReport, RefereeConfig, judge_bytes};
 use xq::square::Color;
 
 const GAMES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/games/");
@@ -230,23 +230,86 @@ fn endings_are_ruled() {
 
 #[test]
 fn a_perpetual_chase_in_a_master_game() {
-    let masters = judge("ccpd/masters_national_20.utf8.pgn", 3);
-    let r = &masters[4];
+    // As the first decision (the case suite's convention): ruled when the position first occurs
+    // three times.
+    let path = "ccpd/masters_national_20.utf8.pgn";
+    let first = RefereeConfig::first_decision(RuleConfig::with_occurrences(3));
+    let r = &judge_bytes(path, &bytes(path), first)[4];
     assert_eq!(outcome(r), ("red_wins".into(), "perpetual chase", Some(93)));
     assert_eq!(r.ruling().and_then(|x| x.violator), Some(Color::Black));
     assert_eq!(r.ruling().map_or(0, |x| x.past_ruling), 143 - 93);
-    assert!(
-        r.explanation().contains("chased red rook b5, b6"),
-        "{}",
-        r.explanation()
-    );
-    assert!(
-        r.explanation()
-            .contains("the record continues 50 plies past the ruling"),
-        "{}",
-        r.explanation()
-    );
     assert_eq!(r.ruling().map_or(&[][..], |x| &x.repeated_at), [85, 89, 93]);
+    // As an arbiter reads the record: Black had to change moves and played the chasing move
+    // again at ply 94, which ends the game there (Red won, as the record says).
+    let masters = judge(path, 3);
+    let r = &masters[4];
+    assert_eq!(outcome(r), ("red_wins".into(), "perpetual chase", Some(94)));
+    assert_eq!(r.agreement(), xq::referee::Agreement::Agrees);
+    let text = r.explanation();
+    for part in [
+        "Black had to change moves after ply 93 and repeated again at ply 94; Red wins",
+        "WXF rules 15 and 19: a rook may not be perpetually chased",
+        "c7d5 (馬３進４)",
+        "chased red rook b5, b6",
+        "the record continues 49 plies past the ruling",
+    ] {
+        assert!(text.contains(part), "{part:?} in {text}");
+    }
+    assert_eq!(r.ruling().map_or(&[][..], |x| &x.repeated_at), [86, 90, 94]);
+}
+
+/// Repetitions the violator left are events on the way, not the ending; an ending is ruled only
+/// where the record ends in the repetition or the violator keeps on.
+#[test]
+fn repetitions_on_the_way_are_events_not_endings() {
+    // Red checks with the rook on h9 and h8; once both sides' positions have occurred three times
+    // (ply 10) Red must change moves, and does.
+    let start = "[FEN \"3k5/9/9/p8/9/9/9/9/9/4K2R1 w - - 0 1\"]\n";
+    let cycle = "h0h9 d9d8 h9h8 d8d9 h8h9 d9d8 h9h8 d8d9 h8h9 d9d8 ";
+    let varied = format!("{start}{cycle}h9h5 a6a5 1-0\n");
+    let r = &judge_bytes("varied.pgn", varied.as_bytes(), RuleConfig::default())[0];
+    assert_eq!(r.reason(), "no ruling", "{}", r.explanation());
+    let events = &r.judged().unwrap().events;
+    assert_eq!(events.len(), 1, "{}", r.explanation());
+    assert_eq!(events[0].violator(), Some(Color::Red));
+    assert_eq!(events[0].varied, Some((Color::Red, 11)));
+    assert!(
+        r.explanation()
+            .contains("ply 10: perpetual check; Red must change moves; Red varied at ply 11"),
+        "{}",
+        r.explanation()
+    );
+    // Red checks again at ply 11 instead: Red loses there, though the record goes on.
+    let kept = format!("{start}{cycle}h9h8 d8d9 h8h5 a6a5 0-1\n");
+    let r = &judge_bytes("kept.pgn", kept.as_bytes(), RuleConfig::default())[0];
+    assert_eq!(
+        (r.result(), r.reason(), r.decision().map(|d| d.ply)),
+        (Verdict::Win(Color::Black), "perpetual check", Some(11)),
+        "{}",
+        r.explanation()
+    );
+    assert!(
+        r.explanation()
+            .contains("Red had to change moves after ply 10 and repeated again at ply 11"),
+        "{}",
+        r.explanation()
+    );
+    // The record ends in the repetition: Red's loss.
+    let ends = format!("{start}{cycle}0-1\n");
+    let r = &judge_bytes("ends.pgn", ends.as_bytes(), RuleConfig::default())[0];
+    assert_eq!(
+        r.result(),
+        Verdict::Win(Color::Black),
+        "{}",
+        r.explanation()
+    );
+    assert_eq!(r.reason(), "perpetual check");
+    assert!(
+        r.explanation()
+            .contains("WXF rule 6: perpetual check loses"),
+        "{}",
+        r.explanation()
+    );
 }
 
 #[test]
@@ -314,7 +377,8 @@ fn wxf_cases_through_the_referee() {
         expected.push((cols[0].to_string(), cols[4].to_string()));
     }
     assert_eq!(expected.len(), 173);
-    let config = RuleConfig::with_occurrences(2);
+    // The suite's convention: the first ruling is the result (`--first-decision`).
+    let config = RefereeConfig::first_decision(RuleConfig::with_occurrences(2));
     let reports = judge_bytes("cases.pgn", pgn.as_bytes(), config);
     assert_eq!(reports.len(), 173);
     let mut wrong = Vec::new();

@@ -447,6 +447,12 @@ fn describe(d: &Decision, adjudicator: &Adjudicator, names: &[String; 2]) -> (Ou
                 d.ply
             )
         }
+        Reason::MoveLimit(moves) => {
+            format!(
+                "draw at ply {}: {moves} moves by each side without a capture",
+                d.ply
+            )
+        }
         Reason::Repetition(ruling) => ruling
             .explain(history)
             .lines()

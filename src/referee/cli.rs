@@ -4,7 +4,7 @@
 
 use super::json::report_json;
 use super::text::{Tally, report_text};
-use super::{GameReport, html, judge_raw};
+use super::{GameReport, RefereeConfig, html, judge_raw};
 use crate::judge::RuleConfig;
 use crate::record::{self, ErrorKind, FileGames, RecordError};
 use std::collections::HashSet;
@@ -26,6 +26,16 @@ pub struct RefereeArgs {
     /// convention).
     #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=100))]
     pub repetitions: u32,
+    /// Take the first ruling as the game's result, as the WXF case suite does (with
+    /// `--repetitions 2`). Without it, a forbidden repetition obliges the violator to change moves
+    /// and ends the game only if the violator repeats again or the record ends in it.
+    #[arg(long)]
+    pub first_decision: bool,
+    /// The move-count rule: moves by each side without a capture that draw the game (0: none).
+    /// 60 by default, the Chinese Xiangqi Association's natural limit; the Asian rules use 50.
+    /// Not applied with `--first-decision`.
+    #[arg(long, value_name = "MOVES", default_value_t = super::DEFAULT_MOVE_LIMIT)]
+    pub move_limit: u32,
     /// Write one JSON object per game per line instead of text.
     #[arg(long)]
     pub json: bool,
@@ -415,7 +425,7 @@ fn parallel<T: Send>(
 /// are numbered through the stream.
 fn judge_inputs(
     inputs: &[Input],
-    config: RuleConfig,
+    config: RefereeConfig,
     threads: usize,
     progress: bool,
     stream_games: &mut usize,
@@ -551,7 +561,12 @@ fn write_reports<W: Write>(
 
 /// Runs `xq referee`.
 pub fn run_cli(args: RefereeArgs) -> ExitCode {
-    let config = RuleConfig::with_occurrences(args.repetitions);
+    let rules = RuleConfig::with_occurrences(args.repetitions);
+    let config = RefereeConfig {
+        rules,
+        first_decision: args.first_decision,
+        move_limit: (args.move_limit > 0 && !args.first_decision).then_some(args.move_limit),
+    };
     // Judging is bound by the processor: more threads than cores only cost memory.
     let cores = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
     let threads = args.threads.map_or(cores, |t| t.get().min(cores));
@@ -645,7 +660,7 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
 
 /// Judges the inputs repeatedly for `seconds` on one thread and on `threads`, and prints the
 /// throughput.
-fn bench(inputs: &[Input], config: RuleConfig, threads: usize, seconds: f64) -> ExitCode {
+fn bench(inputs: &[Input], config: RefereeConfig, threads: usize, seconds: f64) -> ExitCode {
     let (reports, _) = judge_inputs(inputs, config, threads, false, &mut 0);
     let games = reports.iter().filter(|r| r.game > 0).count();
     let plies: usize = reports.iter().map(|r| r.moves().len()).sum();
@@ -656,7 +671,7 @@ fn bench(inputs: &[Input], config: RuleConfig, threads: usize, seconds: f64) -> 
     println!(
         "referee bench: {games} games, {plies} plies ({:.1} plies a game), {} repetitions rule",
         plies as f64 / games as f64,
-        config.occurrences
+        config.rules.occurrences
     );
     let mut counts = vec![1];
     if threads > 1 {

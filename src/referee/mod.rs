@@ -9,11 +9,13 @@
 //! reports; `cli` is `xq referee`.
 
 pub mod cli;
+pub mod events;
 pub mod html;
 pub mod json;
 pub mod report;
 pub mod text;
 
+pub use events::{EventLog, RepetitionEvent};
 pub use report::{
     Agreement, CycleReport, GameReport, JudgedGame, RecordFacts, ReportBody, RulingReport,
 };
@@ -35,6 +37,53 @@ pub enum Reason {
     Stalemate,
     /// A repetition, ruled by the judge.
     Repetition(Ruling),
+    /// This many moves by each side without a capture (a draw).
+    MoveLimit(u32),
+}
+
+/// The move-count rule's default: moves by each side without a capture that draw the game. The
+/// Chinese Xiangqi Association's rules (自然限着) draw after 60 moves by each side without a
+/// capture (events may lower it); the Asian rules as online sites apply them use 50; 60 is the
+/// common count (also 120 plies in Pikafish), and `--move-limit` sets another.
+pub const DEFAULT_MOVE_LIMIT: u32 = 60;
+
+/// How the referee decides a game record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RefereeConfig {
+    /// The repetition rules and threshold.
+    pub rules: RuleConfig,
+    /// The first ruling is the game's result (the WXF case suite's convention). Otherwise a
+    /// forbidden repetition obliges the violator to change moves and ends the game only if the
+    /// violator keeps on or the record ends in it.
+    pub first_decision: bool,
+    /// Moves by each side without a capture that draw the game (`None`: no move-count rule).
+    pub move_limit: Option<u32>,
+}
+
+impl RefereeConfig {
+    /// The ending of a record as an arbiter reads it, with the default move-count rule.
+    pub fn new(rules: RuleConfig) -> RefereeConfig {
+        RefereeConfig {
+            rules,
+            first_decision: false,
+            move_limit: Some(DEFAULT_MOVE_LIMIT),
+        }
+    }
+
+    /// The first ruling as the result, no move-count rule (the WXF case suite's convention).
+    pub fn first_decision(rules: RuleConfig) -> RefereeConfig {
+        RefereeConfig {
+            rules,
+            first_decision: true,
+            move_limit: None,
+        }
+    }
+}
+
+impl From<RuleConfig> for RefereeConfig {
+    fn from(rules: RuleConfig) -> RefereeConfig {
+        RefereeConfig::new(rules)
+    }
 }
 
 /// The first decision in a game.
@@ -56,6 +105,7 @@ impl Decision {
         match &self.reason {
             Reason::Checkmate => "checkmate",
             Reason::Stalemate => "stalemate",
+            Reason::MoveLimit(_) => "move limit",
             Reason::Repetition(r) => match (r.verdict, r.cycles) {
                 (Verdict::Win(_), Some(c)) => {
                     c.iter()
@@ -90,12 +140,14 @@ impl fmt::Display for Decision {
     }
 }
 
-/// Follows one game and decides it.
+/// Follows one game and decides it: the first decision (what a match stops at), and every
+/// repetition on the way (what a record's report tells).
 #[derive(Clone)]
 pub struct Adjudicator {
     history: History,
     config: RuleConfig,
     decision: Option<Decision>,
+    events: EventLog,
 }
 
 impl Adjudicator {
@@ -106,6 +158,7 @@ impl Adjudicator {
             history,
             config,
             decision: None,
+            events: EventLog::default(),
         };
         a.decision = a.terminal_state();
         a
@@ -127,14 +180,21 @@ impl Adjudicator {
     }
 
     /// Plays a move. After the game is decided, moves are still replayed (and checked for
-    /// legality) but the first decision stands.
+    /// legality) and their repetitions noted, but the first decision stands.
     pub fn play(&mut self, m: Move) -> Result<Option<&Decision>, IllegalMove> {
+        let mover = self.history.position().side_to_move();
         self.history.push(m)?;
+        let ply = self.history.plies();
+        let terminal = self.terminal_state();
+        let ruling = match terminal {
+            Some(_) => None,
+            None => Some(judge_at(&self.history, ply, self.config.occurrences))
+                .filter(|r| r.verdict != Verdict::Undecided),
+        };
+        self.events.note(ply, mover, ruling.clone());
         if self.decision.is_none() {
-            self.decision = self.terminal_state().or_else(|| {
-                let ply = self.history.plies();
-                let ruling = judge_at(&self.history, ply, self.config.occurrences);
-                (ruling.verdict != Verdict::Undecided).then_some(Decision {
+            self.decision = terminal.or_else(|| {
+                ruling.map(|ruling| Decision {
                     verdict: ruling.verdict,
                     ply,
                     reason: Reason::Repetition(ruling),
@@ -142,6 +202,16 @@ impl Adjudicator {
             });
         }
         Ok(self.decision.as_ref())
+    }
+
+    /// The repetitions met so far, each with what came after it.
+    pub fn events(&self) -> &[RepetitionEvent] {
+        self.events.events()
+    }
+
+    /// Whether the side to move has no legal move now: mated or stalemated, with the decision.
+    pub fn terminal(&self) -> Option<Decision> {
+        self.terminal_state()
     }
 
     /// The moves of the side to move that would complete a repetition it loses (sent to UCCI
@@ -168,7 +238,8 @@ impl Adjudicator {
 }
 
 /// Reads one file's bytes and judges every game in it: what `xq referee` does for each file.
-pub fn judge_bytes(file: &str, bytes: &[u8], config: RuleConfig) -> Vec<GameReport> {
+pub fn judge_bytes(file: &str, bytes: &[u8], config: impl Into<RefereeConfig>) -> Vec<GameReport> {
+    let config = config.into();
     match crate::record::read_file(file, bytes) {
         Err(e) => vec![GameReport::unreadable(file, 0, 0, e)],
         Ok(games) => games
@@ -180,7 +251,12 @@ pub fn judge_bytes(file: &str, bytes: &[u8], config: RuleConfig) -> Vec<GameRepo
 }
 
 /// Resolves and judges one game as split from a file.
-pub fn judge_raw(file: &str, encoding: Encoding, raw: &RawGame, config: RuleConfig) -> GameReport {
+pub fn judge_raw(
+    file: &str,
+    encoding: Encoding,
+    raw: &RawGame,
+    config: RefereeConfig,
+) -> GameReport {
     match crate::record::resolve(file, encoding, raw) {
         Ok(record) => GameReport::judge(file, &record, config),
         Err(e) => GameReport::unreadable(file, raw.index, raw.line, e),

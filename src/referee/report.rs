@@ -2,8 +2,8 @@
 //! ruling and its explanation, built once from the judged game (or from the error that kept the
 //! game from being read). The text, JSON and HTML renderings read it; none of them judges.
 
-use super::{Adjudicator, Decision, Reason};
-use crate::judge::{History, RuleConfig, Verdict, Violation, judge_end_of_record, occurrences};
+use super::{Adjudicator, Decision, Reason, RefereeConfig, RepetitionEvent};
+use crate::judge::{History, Verdict, Violation, judge_end_of_record, occurrences};
 use crate::moves::Move;
 use crate::piece::Piece;
 use crate::position::Position;
@@ -113,8 +113,10 @@ pub struct JudgedGame {
     pub moves: Vec<Move>,
     /// The position after the last replayed move, as FEN.
     pub final_fen: String,
-    /// The referee's ruling, if there is one.
+    /// How the game ended, if the referee can say: its ruling.
     pub ruling: Option<RulingReport>,
+    /// The repetitions met on the way, each with what came after it.
+    pub events: Vec<RepetitionEvent>,
     /// Whether the record's result agrees with the referee.
     pub agreement: Agreement,
     /// The explanation for people.
@@ -160,8 +162,8 @@ impl GameReport {
     }
 
     /// Replays a resolved record and judges it.
-    pub fn judge(file: &str, record: &GameRecord, config: RuleConfig) -> GameReport {
-        let mut game = Adjudicator::new(record.start.clone(), config);
+    pub fn judge(file: &str, record: &GameRecord, config: RefereeConfig) -> GameReport {
+        let mut game = Adjudicator::new(record.start.clone(), config.rules);
         let mut replay_error = None;
         for (i, &m) in record.moves.iter().enumerate() {
             if let Err(e) = game.play(m) {
@@ -177,20 +179,13 @@ impl GameReport {
         }
         let history = game.history();
         let plies = history.plies();
-        let mut decision = game.decision().cloned();
-        let mut provisional = false;
-        if decision.is_none()
-            && record.stop.is_none()
-            && replay_error.is_none()
-            && let Some(ruling) = judge_end_of_record(history, config.occurrences)
-        {
-            provisional = true;
-            decision = Some(Decision {
-                verdict: ruling.verdict,
-                ply: ruling.ply,
-                reason: Reason::Repetition(ruling),
-            });
-        }
+        // Every recorded move was replayed: the record really ends here.
+        let complete = record.stop.is_none() && replay_error.is_none();
+        let (decision, provisional) = if config.first_decision {
+            first_decision(&game, complete)
+        } else {
+            record_ending(&game, complete, config.move_limit)
+        };
 
         let mut notes = record.notes.clone();
         let mut error = replay_error;
@@ -223,7 +218,8 @@ impl GameReport {
             (Some(r), Some(v)) if v == r.decision.verdict => Agreement::Agrees,
             (Some(_), Some(_)) => Agreement::Disagrees,
         };
-        let explanation = explain(history, ruling.as_ref(), facts.result.as_deref());
+        let events = game.events().to_vec();
+        let explanation = explain(ruling.as_ref(), &events, &facts);
         GameReport {
             file: file.to_string(),
             game: record.index,
@@ -234,6 +230,7 @@ impl GameReport {
                     final_fen: history.position().to_string(),
                     facts,
                     ruling,
+                    events,
                     agreement,
                     explanation,
                 }),
@@ -312,6 +309,94 @@ impl GameReport {
     }
 }
 
+/// The first decision as the result (the WXF case suite's convention); with none, a repetition
+/// the record ends in, judged with the last move's reply unknown (provisional).
+fn first_decision(game: &Adjudicator, complete: bool) -> (Option<Decision>, bool) {
+    if let Some(d) = game.decision() {
+        return (Some(d.clone()), false);
+    }
+    end_of_record(game, complete)
+}
+
+/// A repetition the record ends in, judged with the last move's reply unknown.
+fn end_of_record(game: &Adjudicator, complete: bool) -> (Option<Decision>, bool) {
+    let history = game.history();
+    match judge_end_of_record(history, game.config().occurrences) {
+        Some(ruling) if complete && ruling.verdict != Verdict::Undecided => (
+            Some(Decision {
+                verdict: ruling.verdict,
+                ply: ruling.ply,
+                reason: Reason::Repetition(ruling),
+            }),
+            true,
+        ),
+        _ => (None, false),
+    }
+}
+
+/// How the recorded game ended, as an arbiter reads it: a mate or stalemate on the board at the
+/// end; else a forbidden repetition the violator kept on with; else a repetition the record ends
+/// in; else the move-count rule; else nothing (the record's result stands).
+fn record_ending(
+    game: &Adjudicator,
+    complete: bool,
+    move_limit: Option<u32>,
+) -> (Option<Decision>, bool) {
+    let history = game.history();
+    let plies = history.plies();
+    if let Some(end) = game.terminal() {
+        return (Some(end), false);
+    }
+    let repetition = |ruling: &crate::judge::Ruling| Decision {
+        verdict: ruling.verdict,
+        ply: ruling.ply,
+        reason: Reason::Repetition(ruling.clone()),
+    };
+    if let Some(kept) = game.events().iter().find_map(|e| e.kept_on.as_ref()) {
+        return (Some(repetition(kept)), false);
+    }
+    if complete
+        && let Some(open) = game
+            .events()
+            .last()
+            .filter(|e| e.varied.is_none() && e.last_ply == plies)
+    {
+        return (Some(repetition(&open.latest)), false);
+    }
+    let (end, provisional) = end_of_record(game, complete);
+    if end.is_some() {
+        return (end, provisional);
+    }
+    if let Some(limit) = move_limit {
+        let quiet = plies_without_capture(history);
+        let needed = 2 * limit as usize;
+        if quiet >= needed {
+            return (
+                Some(Decision {
+                    verdict: Verdict::Draw,
+                    ply: plies - quiet + needed,
+                    reason: Reason::MoveLimit(limit),
+                }),
+                false,
+            );
+        }
+    }
+    (None, false)
+}
+
+/// How many plies at the end of the game have captured nothing.
+fn plies_without_capture(history: &History) -> usize {
+    let records = history.records();
+    (1..records.len())
+        .rev()
+        .take_while(|&ply| {
+            records[ply]
+                .mv
+                .is_some_and(|m| history.position_at(ply - 1).piece_at(m.to()).is_none())
+        })
+        .count()
+}
+
 /// The facts a record gives about itself, with the remarks made while reading and replaying it.
 fn record_facts(record: &GameRecord, notes: Vec<String>) -> RecordFacts {
     let tag = |name: &str| {
@@ -359,7 +444,9 @@ fn ruling_report(
     plies: usize,
 ) -> RulingReport {
     let (violator, cycles, repeated_at) = match &decision.reason {
-        Reason::Checkmate | Reason::Stalemate => (None, Vec::new(), Vec::new()),
+        Reason::Checkmate | Reason::Stalemate | Reason::MoveLimit(_) => {
+            (None, Vec::new(), Vec::new())
+        }
         Reason::Repetition(ruling) => {
             let violator = match ruling.verdict {
                 Verdict::Win(winner) => Some(winner.flip()),
@@ -394,22 +481,135 @@ fn ruling_report(
     }
 }
 
-/// The explanation for people: the ruling and what it rests on, or that there is none.
+/// A move as the record wrote it beside its ICCS form (`h2e2 炮二平五`), or ICCS alone when the
+/// record wrote it that way.
+fn move_words(m: Move, ply: usize, texts: &[String]) -> String {
+    let iccs = m.to_string();
+    match texts.get(ply - 1) {
+        Some(t) if !t.eq_ignore_ascii_case(&iccs) => format!("{iccs} ({t})"),
+        _ => iccs,
+    }
+}
+
+/// The rule-book rule a ruling rests on, and the nearest diagram of the WXF manual, when one fits.
+fn rule_citation(decision: &Decision, cycles: &[CycleReport]) -> Option<&'static str> {
+    let worst = cycles.iter().map(|c| c.violation).max()?;
+    let both = cycles.len() == 2 && cycles[0].violation == cycles[1].violation;
+    Some(match (decision.verdict, worst, both) {
+        (Verdict::Win(_), Violation::PerpetualCheck, _) => {
+            "WXF rule 6: perpetual check loses (manual diagram 1)"
+        }
+        (Verdict::Draw, Violation::PerpetualCheck, true) => {
+            "WXF rule 7: both sides checking perpetually is a draw (manual diagram 4)"
+        }
+        (Verdict::Draw, Violation::PerpetualCheck, false) => {
+            "WXF rule 12: one side checking and the other chasing is a draw (manual diagram 13)"
+        }
+        (Verdict::Win(_), Violation::PerpetualChase, _) => {
+            let chased = cycles
+                .iter()
+                .filter(|c| c.violation == Violation::PerpetualChase)
+                .flat_map(|c| c.chased.iter().map(|(p, _)| p.kind))
+                .min_by_key(|k| *k as u8)?;
+            use crate::piece::PieceKind::*;
+            match chased {
+                Rook => {
+                    "WXF rules 15 and 19: a rook may not be perpetually chased (manual diagram 18)"
+                }
+                Cannon => {
+                    "WXF rule 18: an unprotected cannon may not be perpetually chased (manual diagram 32)"
+                }
+                Horse => {
+                    "WXF rule 23: an unprotected horse may not be perpetually chased (manual diagram 49)"
+                }
+                _ => {
+                    "WXF rule 25: an unprotected piece may not be perpetually chased (manual diagram 56)"
+                }
+            }
+        }
+        (Verdict::Draw, Violation::PerpetualChase, true) => {
+            "WXF rule 24: both sides chasing perpetually is a draw (manual diagram 51)"
+        }
+        (_, Violation::Idle, _) => {
+            "WXF rules: a repetition in which neither side violates is a draw"
+        }
+        _ => return None,
+    })
+}
+
+/// One repetition met on the way, in the arbiter's words: the kind, who must change moves, and
+/// what happened next.
+fn describe_event(e: &RepetitionEvent) -> String {
+    let kind = Decision {
+        verdict: e.ruling.verdict,
+        ply: e.first_ply(),
+        reason: Reason::Repetition(e.ruling.clone()),
+    }
+    .reason_name();
+    let mut out = format!("ply {}: {kind}", e.first_ply());
+    match e.violator() {
+        Some(v) => {
+            let _ = write!(out, "; {v} must change moves");
+        }
+        None => out.push_str(" (allowed: a draw if the players go on repeating)"),
+    }
+    if let Some(kept) = &e.kept_on {
+        let _ = write!(
+            out,
+            "; {} repeated again at ply {} instead",
+            e.violator()
+                .map_or("the violator".to_string(), |v| v.to_string()),
+            kept.ply
+        );
+    }
+    match e.varied {
+        Some((side, ply)) => {
+            let _ = write!(out, "; {side} varied at ply {ply}");
+        }
+        None => {
+            let _ = write!(out, "; the record ends in it at ply {}", e.last_ply);
+        }
+    }
+    out
+}
+
+/// The explanation for people: the ending and what it rests on (or that there is none), then
+/// the repetitions met on the way.
 fn explain(
-    history: &History,
     ruling: Option<&RulingReport>,
-    record_result: Option<&str>,
+    events: &[RepetitionEvent],
+    facts: &RecordFacts,
 ) -> String {
     let mut text = String::new();
-    let Some(r) = ruling else {
-        match record_result {
+    let record_result = facts.result.as_deref();
+    match ruling {
+        None => match record_result {
             Some(result) => {
                 let _ = write!(text, "no ruling; result from the record: {result}");
             }
             None => text.push_str("no ruling; the record gives no result"),
+        },
+        Some(r) => explain_ruling(&mut text, r, events, facts),
+    }
+    let on_the_way: Vec<&RepetitionEvent> = events
+        .iter()
+        .filter(|e| ruling.is_none_or(|r| !(e.first_ply()..=e.last_ply).contains(&r.decision.ply)))
+        .collect();
+    if !on_the_way.is_empty() {
+        text.push_str("\n  repetitions on the way:");
+        for e in on_the_way {
+            let _ = write!(text, "\n    {}", describe_event(e));
         }
-        return text;
-    };
+    }
+    text
+}
+
+fn explain_ruling(
+    text: &mut String,
+    r: &RulingReport,
+    events: &[RepetitionEvent],
+    facts: &RecordFacts,
+) {
     let d = &r.decision;
     match &d.reason {
         Reason::Checkmate | Reason::Stalemate => {
@@ -426,10 +626,64 @@ fn explain(
                 d.ply
             );
         }
-        Reason::Repetition(ruling) => {
-            let _ = write!(text, "{}: {}", d.reason_name(), ruling.explain(history));
-            if let Some(v) = r.violator {
-                let _ = write!(text, "\n  violator: {v}");
+        Reason::MoveLimit(moves) => {
+            let _ = write!(
+                text,
+                "draw at ply {}: {moves} moves by each side without a capture (the move-count rule)",
+                d.ply
+            );
+        }
+        Reason::Repetition(_) => {
+            let event = events
+                .iter()
+                .find(|e| (e.first_ply()..=e.last_ply).contains(&d.ply));
+            match (r.violator, event) {
+                (Some(v), Some(e)) if e.kept_on.as_ref().is_some_and(|k| k.ply == d.ply) => {
+                    let _ = write!(
+                        text,
+                        "{}: {v} had to change moves after ply {} and repeated again at ply {}; {} wins",
+                        d.reason_name(),
+                        e.first_ply(),
+                        d.ply,
+                        v.flip()
+                    );
+                }
+                (Some(v), _) => {
+                    let _ = write!(
+                        text,
+                        "{} at ply {}: {v} must change moves, and the record ends in the repetition; {} wins",
+                        d.reason_name(),
+                        d.ply,
+                        v.flip()
+                    );
+                }
+                (None, _) => {
+                    let _ = write!(text, "{} at ply {}: a draw", d.reason_name(), d.ply);
+                }
+            }
+            if let Some(rule) = rule_citation(d, &r.cycles) {
+                let _ = write!(text, "\n  {rule}");
+            }
+            for cycle in &r.cycles {
+                let own: Vec<String> = cycle
+                    .moves
+                    .iter()
+                    .filter(|(p, _)| (p - cycle.first_ply) % 2 == 1)
+                    .map(|&(p, m)| move_words(m, p, &facts.move_texts))
+                    .collect();
+                let _ = write!(
+                    text,
+                    "\n  {}: {} over plies {}-{} with {}",
+                    cycle.color,
+                    cycle.violation.name(),
+                    cycle.first_ply + 1,
+                    cycle.last_ply,
+                    own.join(", ")
+                );
+                for (piece, squares) in &cycle.chased {
+                    let squares: Vec<String> = squares.iter().map(|s| s.to_string()).collect();
+                    let _ = write!(text, "; chased {piece} {}", squares.join(", "));
+                }
             }
             let plies: Vec<String> = r.repeated_at.iter().map(|p| p.to_string()).collect();
             let _ = write!(
@@ -450,5 +704,4 @@ fn explain(
             r.past_ruling
         );
     }
-    text
 }
