@@ -279,6 +279,29 @@ fn repetitions_on_the_way_are_events_not_endings() {
         "{}",
         r.explanation()
     );
+    // JSON numbers the plies as the text does.
+    let json = xq::referee::json::report_json(r);
+    let event = &json["events"][0];
+    assert_eq!(
+        (
+            event["kind"].as_str(),
+            event["first_ply"].as_u64(),
+            event["violator"].as_str(),
+            event["varied_by"].as_str(),
+            event["varied_ply"].as_u64(),
+        ),
+        (
+            Some("perpetual check"),
+            Some(10),
+            Some("red"),
+            Some("red"),
+            Some(11)
+        ),
+        "{json}"
+    );
+    // Red: rook h5 (17 squares), king e0 to e1 or f0 (d0 faces the king on d8); Fairy-Stockfish
+    // counts 19 as well.
+    assert_eq!(json["final"]["legal_moves"].as_u64(), Some(19), "{json}");
     // Red checks again at ply 11 instead: Red loses there, though the record goes on.
     let kept = format!("{start}{cycle}h9h8 d8d9 h8h5 a6a5 0-1\n");
     let r = &judge_bytes("kept.pgn", kept.as_bytes(), RuleConfig::default())[0];
@@ -293,6 +316,20 @@ fn repetitions_on_the_way_are_events_not_endings() {
             .contains("Red had to change moves after ply 10 and repeated again at ply 11"),
         "{}",
         r.explanation()
+    );
+    let json = xq::referee::json::report_json(r);
+    assert_eq!(json["ply"].as_u64(), Some(11), "{json}");
+    assert_eq!(
+        json["events"][0]["kept_on_ply"].as_u64(),
+        Some(11),
+        "{json}"
+    );
+    // A cycle's first ply is its first move's, as in the text ("over plies 4-11").
+    let red = &json["cycles"][0];
+    assert_eq!(
+        (red["first_ply"].as_u64(), red["moves"][0]["ply"].as_u64()),
+        (Some(4), Some(4)),
+        "{json}"
     );
     // The record ends in the repetition: Red's loss.
     let ends = format!("{start}{cycle}0-1\n");
@@ -335,7 +372,9 @@ fn moves_after_a_mate_are_a_remark() {
     assert!(r.error().is_none(), "{:?}", r.error());
     assert_eq!(r.reason(), "checkmate");
     assert!(
-        r.notes()[0].contains("checkmated at ply 0; the recorded move 1"),
+        r.notes()[0].contains(
+            "the game was already over at ply 0 (Black checkmated); the recorded move 1 (d9e9)"
+        ),
         "{:?}",
         r.notes()
     );

@@ -30,6 +30,11 @@ impl RepetitionEvent {
         self.ruling.ply
     }
 
+    /// The repetition's kind: perpetual check, perpetual chase, idle repetition, ...
+    pub fn kind(&self) -> &'static str {
+        super::repetition_name(&self.ruling)
+    }
+
     /// The side that must change moves (the one the ruling goes against), if any.
     pub fn violator(&self) -> Option<Color> {
         match self.ruling.verdict {

@@ -1,7 +1,10 @@
-//! The JSON rendering of a referee report: one object per game, one game per line.
+//! The JSON rendering of a referee report: one object per game, one game per line. Plies are
+//! numbered as in the text report: ply N is the N-th recorded move, and "the position at ply N"
+//! is the one after it (ply 0 is the start).
 
-use super::GameReport;
+use super::{GameReport, RepetitionEvent};
 use crate::judge::Verdict;
+use crate::moves::Move;
 use serde_json::{Value, json};
 
 /// The verdict's name as in reports: red_wins, black_wins, draw, undecided.
@@ -9,11 +12,36 @@ fn verdict_name(v: Verdict) -> String {
     v.to_string()
 }
 
+/// A move with its ply, in ICCS and as the record wrote it.
+fn move_json(ply: usize, m: Move, texts: &[String]) -> Value {
+    json!({
+        "ply": ply,
+        "iccs": m.to_string(),
+        "text": texts.get(ply - 1),
+    })
+}
+
+/// A repetition met on the way.
+fn event_json(e: &RepetitionEvent) -> Value {
+    json!({
+        "kind": e.kind(),
+        "first_ply": e.first_ply(),
+        "last_ply": e.last_ply,
+        "verdict": verdict_name(e.ruling.verdict),
+        "violator": e.violator().map(|c| c.name()),
+        "kept_on_ply": e.kept_on.as_ref().map(|r| r.ply),
+        "varied_by": e.varied.map(|(c, _)| c.name()),
+        "varied_ply": e.varied.map(|(_, p)| p),
+        "description": super::report::describe_event(e),
+    })
+}
+
 /// One JSON object for a game.
 pub fn report_json(r: &GameReport) -> Value {
     let ruling = r.ruling();
     let cycles = ruling.map_or(&[][..], |x| &x.cycles);
     let facts = r.facts();
+    let texts = facts.map_or(&[][..], |f| &f.move_texts);
     let chased: Vec<Value> = cycles
         .iter()
         .flat_map(|c| &c.chased)
@@ -25,15 +53,25 @@ pub fn report_json(r: &GameReport) -> Value {
     let cycles: Vec<Value> = cycles
         .iter()
         .map(|c| {
-            let moves: Vec<String> = c.moves.iter().map(|(_, m)| m.to_string()).collect();
+            let moves: Vec<Value> = c
+                .moves
+                .iter()
+                .map(|&(p, m)| move_json(p, m, texts))
+                .collect();
             json!({
                 "side": c.color.name(),
                 "violation": c.violation.name(),
-                "first_ply": c.first_ply,
+                "first_ply": c.first_ply + 1,
                 "last_ply": c.last_ply,
                 "moves": moves,
             })
         })
+        .collect();
+    let judged = r.judged();
+    let events: Vec<Value> = judged
+        .map_or(&[][..], |g| &g.events)
+        .iter()
+        .map(event_json)
         .collect();
     json!({
         "file": r.file,
@@ -45,7 +83,9 @@ pub fn report_json(r: &GameReport) -> Value {
         "format": facts.map(|f| f.format.name()),
         "notation": facts.and_then(|f| f.notation).map(|n| n.name()),
         "encoding": facts.map(|f| f.encoding.name()),
+        "start_fen": facts.map(|f| f.start_fen.as_str()),
         "plies": r.moves().len(),
+        "moves": r.moves().iter().map(|m| m.to_string()).collect::<Vec<_>>(),
         "result": verdict_name(r.result()),
         "reason": r.reason(),
         "ply": r.decision().map(|d| d.ply),
@@ -56,6 +96,12 @@ pub fn report_json(r: &GameReport) -> Value {
         "ruled_fen": ruling.map(|x| x.ruled.to_string()),
         "repeated_plies": ruling.map_or(&[][..], |x| &x.repeated_at),
         "past_ruling": ruling.map_or(0, |x| x.past_ruling),
+        "events": events,
+        "final": judged.map(|g| json!({
+            "fen": g.final_fen,
+            "legal_moves": g.final_legal_moves,
+            "in_check": g.final_in_check,
+        })),
         "tag_result": facts.and_then(|f| f.result.as_deref()),
         "tag_verdict": facts.and_then(|f| f.verdict).map(verdict_name),
         "agreement": r.agreement().name(),

@@ -101,30 +101,36 @@ impl Decision {
     /// A one-line name for the reason: checkmate, stalemate, perpetual check, perpetual chase,
     /// mutual perpetual check, mutual perpetual chase, or repetition.
     pub fn reason_name(&self) -> &'static str {
-        use crate::judge::Violation;
         match &self.reason {
             Reason::Checkmate => "checkmate",
             Reason::Stalemate => "stalemate",
             Reason::MoveLimit(_) => "move limit",
-            Reason::Repetition(r) => match (r.verdict, r.cycles) {
-                (Verdict::Win(_), Some(c)) => {
-                    c.iter()
-                        .map(|s| s.violation)
-                        .max()
-                        .map_or("repetition", |v| match v {
-                            Violation::PerpetualCheck => "perpetual check",
-                            Violation::PerpetualChase => "perpetual chase",
-                            Violation::Idle => "repetition",
-                        })
-                }
-                (Verdict::Draw, Some(c)) => match c[0].violation {
-                    Violation::PerpetualCheck => "mutual perpetual check",
-                    Violation::PerpetualChase => "mutual perpetual chase",
-                    Violation::Idle => "idle repetition",
-                },
-                _ => "repetition",
-            },
+            Reason::Repetition(r) => repetition_name(r),
         }
+    }
+}
+
+/// The kind of a ruled repetition: perpetual check, perpetual chase, mutual perpetual check,
+/// mutual perpetual chase, idle repetition, or repetition.
+pub fn repetition_name(r: &Ruling) -> &'static str {
+    use crate::judge::Violation;
+    match (r.verdict, r.cycles) {
+        (Verdict::Win(_), Some(c)) => {
+            c.iter()
+                .map(|s| s.violation)
+                .max()
+                .map_or("repetition", |v| match v {
+                    Violation::PerpetualCheck => "perpetual check",
+                    Violation::PerpetualChase => "perpetual chase",
+                    Violation::Idle => "repetition",
+                })
+        }
+        (Verdict::Draw, Some(c)) => match c[0].violation {
+            Violation::PerpetualCheck => "mutual perpetual check",
+            Violation::PerpetualChase => "mutual perpetual chase",
+            Violation::Idle => "idle repetition",
+        },
+        _ => "repetition",
     }
 }
 

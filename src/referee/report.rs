@@ -4,6 +4,7 @@
 
 use super::{Adjudicator, Decision, Reason, RefereeConfig, RepetitionEvent};
 use crate::judge::{History, Verdict, Violation, judge_end_of_record, occurrences};
+use crate::movegen::count_legal;
 use crate::moves::Move;
 use crate::piece::Piece;
 use crate::position::Position;
@@ -113,6 +114,10 @@ pub struct JudgedGame {
     pub moves: Vec<Move>,
     /// The position after the last replayed move, as FEN.
     pub final_fen: String,
+    /// How many legal moves the side to move has there.
+    pub final_legal_moves: u64,
+    /// Whether the side to move is in check there.
+    pub final_in_check: bool,
     /// How the game ended, if the referee can say: its ruling.
     pub ruling: Option<RulingReport>,
     /// The repetitions met on the way, each with what came after it.
@@ -201,7 +206,7 @@ impl GameReport {
                         _ => "stalemated",
                     };
                     notes.push(format!(
-                        "{} is {how} at ply {plies}; the recorded move {} ({text}) is not legal",
+                        "the game was already over at ply {plies} ({} {how}); the recorded move {} ({text}) and any after it are not judged",
                         history.position().side_to_move(),
                         plies + 1
                     ));
@@ -228,6 +233,8 @@ impl GameReport {
                 game: Box::new(JudgedGame {
                     moves: record.moves[..plies].to_vec(),
                     final_fen: history.position().to_string(),
+                    final_legal_moves: count_legal(history.position()),
+                    final_in_check: history.position().in_check(),
                     facts,
                     ruling,
                     events,
@@ -539,13 +546,8 @@ fn rule_citation(decision: &Decision, cycles: &[CycleReport]) -> Option<&'static
 
 /// One repetition met on the way, in the arbiter's words: the kind, who must change moves, and
 /// what happened next.
-fn describe_event(e: &RepetitionEvent) -> String {
-    let kind = Decision {
-        verdict: e.ruling.verdict,
-        ply: e.first_ply(),
-        reason: Reason::Repetition(e.ruling.clone()),
-    }
-    .reason_name();
+pub(super) fn describe_event(e: &RepetitionEvent) -> String {
+    let kind = e.kind();
     let mut out = format!("ply {}: {kind}", e.first_ply());
     match e.violator() {
         Some(v) => {
