@@ -6,7 +6,6 @@ use super::{Agreement, GameReport};
 use crate::moves::Move;
 use crate::piece::{Piece, PieceKind};
 use crate::position::Position;
-use crate::record::describe::chinese_piece;
 use crate::square::{Color, File, Square};
 use std::fmt::Write as _;
 
@@ -35,8 +34,48 @@ fn point(sq: Square) -> (i32, i32) {
     (x, y)
 }
 
-fn letter(kind: PieceKind) -> char {
-    crate::record::describe::wxf_letter(kind)
+/// The glyph a Xiangqi board shows for a piece: Red's 帥仕相傌俥炮兵, Black's 將士象馬車砲卒.
+fn glyph(piece: Piece) -> char {
+    match (piece.color, piece.kind) {
+        (Color::Red, PieceKind::King) => '帥',
+        (Color::Red, PieceKind::Advisor) => '仕',
+        (Color::Red, PieceKind::Elephant) => '相',
+        (Color::Red, PieceKind::Horse) => '傌',
+        (Color::Red, PieceKind::Rook) => '俥',
+        (Color::Red, PieceKind::Cannon) => '炮',
+        (Color::Red, PieceKind::Pawn) => '兵',
+        (Color::Black, PieceKind::King) => '將',
+        (Color::Black, PieceKind::Advisor) => '士',
+        (Color::Black, PieceKind::Elephant) => '象',
+        (Color::Black, PieceKind::Horse) => '馬',
+        (Color::Black, PieceKind::Rook) => '車',
+        (Color::Black, PieceKind::Cannon) => '砲',
+        (Color::Black, PieceKind::Pawn) => '卒',
+    }
+}
+
+/// The legend under the boards: each glyph with its piece's name.
+fn legend() -> String {
+    let side = |color: Color| {
+        PieceKind::ALL
+            .iter()
+            .map(|&kind| {
+                let piece = Piece { color, kind };
+                format!(
+                    "{} {} ({})",
+                    glyph(piece),
+                    kind.name(),
+                    crate::record::describe::wxf_letter(kind)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "Boards: Red at the bottom. Red: {}. Black: {}. Dashed green squares: the move that reached the ruled position. Blue rings: the chased pieces.",
+        side(Color::Red),
+        side(Color::Black)
+    )
 }
 
 /// An SVG drawing of `pos` with `last` marked and `marked` squares ringed.
@@ -126,14 +165,12 @@ pub fn board_svg(pos: &Position, last: Option<Move>, marked: &[Square]) -> Strin
             Color::Red => "#b3141b",
             Color::Black => "#1a1a1a",
         };
-        let Piece { kind, .. } = piece;
         let _ = write!(
             s,
-            r##"<g><title>{} {} on {sq}</title><circle cx="{x}" cy="{y}" r="18" fill="#fbeed0" stroke="{color}" stroke-width="2"/><circle cx="{x}" cy="{y}" r="14.5" fill="none" stroke="{color}" stroke-width="0.8"/><text x="{x}" y="{}" font-family="Georgia, serif" font-weight="bold" font-size="17" fill="{color}" text-anchor="middle">{}</text></g>"##,
+            r##"<g><title>{} on {sq}</title><circle cx="{x}" cy="{y}" r="18" fill="#fbeed0" stroke="{color}" stroke-width="2"/><circle cx="{x}" cy="{y}" r="14.5" fill="none" stroke="{color}" stroke-width="0.8"/><text x="{x}" y="{}" font-family="'Noto Serif CJK TC', 'Noto Serif CJK SC', 'Songti TC', 'PMingLiU', 'SimSun', serif" font-weight="bold" font-size="20" fill="{color}" text-anchor="middle">{}</text></g>"##,
             piece,
-            chinese_piece(piece),
-            y + 6,
-            letter(kind)
+            y + 7,
+            glyph(piece)
         );
     }
     for &sq in marked {
@@ -204,6 +241,11 @@ tr.disagree td {{ background: #fff3cd; }}
             r.game.to_string()
         };
         let mut remarks: Vec<String> = r.notes().to_vec();
+        remarks.extend(
+            r.repetitions_on_the_way()
+                .into_iter()
+                .map(|e| format!("repetition on the way: {e}")),
+        );
         if let Some(e) = r.error() {
             remarks.push(format!("error: {e}"));
         }
@@ -231,7 +273,7 @@ tr.disagree td {{ background: #fff3cd; }}
             esc(&remarks.join("; "))
         );
     }
-    s.push_str("</table>\n<p class=\"legend\">Boards: Red at the bottom; K A E H R C P = king, advisor, elephant, horse, rook, cannon, pawn (hover for the Chinese name). Dashed green squares: the move that reached the ruled position. Blue rings: the chased pieces.</p>\n");
+    let _ = writeln!(s, "</table>\n<p class=\"legend\">{}</p>", esc(&legend()));
     for r in reports {
         let Some(ruling) = r.ruling() else {
             continue;
@@ -323,7 +365,26 @@ mod tests {
             &[Square::at(File::new(0).unwrap(), Rank::new(0).unwrap())],
         );
         assert_eq!(svg.matches("<g>").count(), 32);
+        for (glyph, count) in [
+            ('帥', 1),
+            ('將', 1),
+            ('俥', 2),
+            ('車', 2),
+            ('砲', 2),
+            ('兵', 5),
+        ] {
+            assert_eq!(svg.matches(glyph).count(), count, "{glyph}");
+        }
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
         assert_eq!(esc("<a&\"b\">"), "&lt;a&amp;&quot;b&quot;&gt;");
+    }
+
+    #[test]
+    fn legend_names_every_glyph() {
+        let legend = legend();
+        for glyph in "帥仕相傌俥炮兵將士象馬車砲卒".chars() {
+            assert_eq!(legend.matches(glyph).count(), 1, "{glyph} in {legend}");
+        }
+        assert!(legend.contains("俥 rook (R)"), "{legend}");
     }
 }

@@ -310,6 +310,17 @@ impl GameReport {
         }
     }
 
+    /// The repetitions met on the way to the ending (not the one that is the ending), each
+    /// described in the arbiter's words.
+    pub fn repetitions_on_the_way(&self) -> Vec<String> {
+        self.judged().map_or(Vec::new(), |g| {
+            on_the_way(g.ruling.as_ref(), &g.events)
+                .into_iter()
+                .map(describe_event)
+                .collect()
+        })
+    }
+
     /// The remarks made while reading the record.
     pub fn notes(&self) -> &[String] {
         self.facts().map_or(&[], |f| &f.notes)
@@ -575,6 +586,17 @@ pub(super) fn describe_event(e: &RepetitionEvent) -> String {
     out
 }
 
+/// The repetitions met before the ending (all of them when there is none).
+fn on_the_way<'a>(
+    ruling: Option<&RulingReport>,
+    events: &'a [RepetitionEvent],
+) -> Vec<&'a RepetitionEvent> {
+    events
+        .iter()
+        .filter(|e| ruling.is_none_or(|r| !(e.first_ply()..=e.last_ply).contains(&r.decision.ply)))
+        .collect()
+}
+
 /// The explanation for people: the ending and what it rests on (or that there is none), then
 /// the repetitions met on the way.
 fn explain(
@@ -593,10 +615,7 @@ fn explain(
         },
         Some(r) => explain_ruling(&mut text, r, events, facts),
     }
-    let on_the_way: Vec<&RepetitionEvent> = events
-        .iter()
-        .filter(|e| ruling.is_none_or(|r| !(e.first_ply()..=e.last_ply).contains(&r.decision.ply)))
-        .collect();
+    let on_the_way = on_the_way(ruling, events);
     if !on_the_way.is_empty() {
         text.push_str("\n  repetitions on the way:");
         for e in on_the_way {
