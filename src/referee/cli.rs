@@ -3,6 +3,7 @@
 //! terminal and a summary. Exit status: 0 all fine, 1 some game or file had an error, 2 bad usage.
 
 use super::json::report_json;
+use super::progress::Progress;
 use super::text::{Tally, report_text};
 use super::{GameReport, RefereeConfig, html, judge_raw};
 use crate::judge::RuleConfig;
@@ -12,8 +13,8 @@ use std::io::{BufRead, IsTerminal, Read, Write};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
 
 /// Arguments of `xq referee`.
 #[derive(clap::Args, Debug, Clone)]
@@ -427,7 +428,7 @@ fn judge_inputs(
     inputs: &[Input],
     config: RefereeConfig,
     threads: usize,
-    progress: bool,
+    progress: &Progress,
     stream_games: &mut usize,
 ) -> (Vec<GameReport>, usize) {
     let none = AtomicUsize::new(0);
@@ -479,31 +480,21 @@ fn judge_inputs(
             Err(e) => failed_files.push((f, GameReport::unreadable(&split.name, 0, 0, e.clone()))),
         }
     }
-    let done = AtomicUsize::new(0);
-    let finished = AtomicBool::new(false);
     let total = tasks.len();
-    let reports = std::thread::scope(|s| {
-        if progress {
-            // Without a thread for it, there is just no progress line.
-            let _ = std::thread::Builder::new().spawn_scoped(s, || {
-                while !finished.load(Ordering::Relaxed) {
-                    eprint!("\rjudging: {}/{total} games", done.load(Ordering::Relaxed));
-                    std::thread::sleep(Duration::from_millis(200));
-                }
-                eprint!("\r{}\r", " ".repeat(40));
-            });
+    let bytes: usize = inputs
+        .iter()
+        .map(|i| i.bytes.as_ref().map_or(0, Vec::len))
+        .sum();
+    progress.start_batch(bytes as u64, total);
+    let reports = parallel(total, threads, &progress.games, |i| {
+        let (f, g) = tasks[i];
+        let split = &splits[f];
+        match &split.games {
+            Ok(games) => judge_raw(&split.name, games.encoding, &games.games[g], config),
+            Err(e) => GameReport::unreadable(&split.name, 0, 0, e.clone()),
         }
-        let reports = parallel(total, threads, &done, |i| {
-            let (f, g) = tasks[i];
-            let split = &splits[f];
-            match &split.games {
-                Ok(games) => judge_raw(&split.name, games.encoding, &games.games[g], config),
-                Err(e) => GameReport::unreadable(&split.name, 0, 0, e.clone()),
-            }
-        });
-        finished.store(true, Ordering::Relaxed);
-        reports
     });
+    progress.end_batch();
     // Interleave file-level failures at their file's place.
     let mut out = Vec::with_capacity(reports.len() + failed_files.len());
     let mut failed = failed_files.into_iter().peekable();
@@ -588,6 +579,16 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     let reads_stdin = sources.iter().any(|s| matches!(s, Source::Stdin));
+    // The size of the input, for the progress bar (unknown with standard input).
+    let total_bytes = (!reads_stdin).then(|| {
+        sources
+            .iter()
+            .map(|s| match s {
+                Source::File { path, .. } => std::fs::metadata(path).map_or(0, |m| m.len()),
+                _ => 0,
+            })
+            .sum::<u64>()
+    });
     let mut batches = Batches::new(sources);
     if let Some(seconds) = args.bench {
         let mut inputs = Vec::new();
@@ -601,7 +602,6 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
         return bench(&inputs, config, threads, seconds);
     }
     let start = Instant::now();
-    let progress = std::io::stderr().is_terminal();
     let stdout = std::io::stdout();
     let mut out = Output {
         writer: std::io::BufWriter::new(stdout.lock()),
@@ -612,17 +612,35 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
     let mut kept = args.html.is_some().then(Vec::new);
     let mut stream_games = 0;
     let mut stdin_reports = 0;
-    loop {
-        let batch = batches.next_batch();
-        if batch.is_empty() {
-            break;
+    let progress = Progress::new(total_bytes);
+    let completed = std::thread::scope(|s| {
+        if std::io::stderr().is_terminal() {
+            // Without a thread for it, there is just no progress line.
+            let _ = std::thread::Builder::new().spawn_scoped(s, || progress.run());
         }
-        let (reports, skipped) = judge_inputs(&batch, config, threads, progress, &mut stream_games);
-        tally.skipped += skipped;
-        stdin_reports += reports.iter().filter(|r| r.file == "-").count();
-        if !write_reports(reports, &mut out, &mut tally, &mut kept) {
-            return ExitCode::from(1);
-        }
+        let completed = loop {
+            let batch = batches.next_batch();
+            if batch.is_empty() {
+                break true;
+            }
+            let (reports, skipped) =
+                judge_inputs(&batch, config, threads, &progress, &mut stream_games);
+            tally.skipped += skipped;
+            stdin_reports += reports.iter().filter(|r| r.file == "-").count();
+            let _screen = progress.pause();
+            if !write_reports(reports, &mut out, &mut tally, &mut kept) {
+                break false;
+            }
+            // What is written shows before the progress line comes back.
+            if out.writer.flush().is_err() {
+                break false;
+            }
+        };
+        progress.finish();
+        completed
+    });
+    if !completed {
+        return ExitCode::from(1);
     }
     if reads_stdin && stdin_reports == 0 {
         let error = RecordError {
@@ -661,7 +679,7 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
 /// Judges the inputs repeatedly for `seconds` on one thread and on `threads`, and prints the
 /// throughput.
 fn bench(inputs: &[Input], config: RefereeConfig, threads: usize, seconds: f64) -> ExitCode {
-    let (reports, _) = judge_inputs(inputs, config, threads, false, &mut 0);
+    let (reports, _) = judge_inputs(inputs, config, threads, &Progress::new(None), &mut 0);
     let games = reports.iter().filter(|r| r.game > 0).count();
     let plies: usize = reports.iter().map(|r| r.moves().len()).sum();
     if games == 0 {
@@ -681,7 +699,7 @@ fn bench(inputs: &[Input], config: RefereeConfig, threads: usize, seconds: f64) 
         let start = Instant::now();
         let mut rounds = 0u64;
         while rounds == 0 || start.elapsed().as_secs_f64() < seconds {
-            let _ = judge_inputs(inputs, config, t, false, &mut 0);
+            let _ = judge_inputs(inputs, config, t, &Progress::new(None), &mut 0);
             rounds += 1;
         }
         let secs = start.elapsed().as_secs_f64();

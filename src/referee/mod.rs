@@ -12,6 +12,7 @@ pub mod cli;
 pub mod events;
 pub mod html;
 pub mod json;
+pub mod progress;
 pub mod report;
 pub mod text;
 
