@@ -479,3 +479,66 @@ fn starts_cover_both_sides_to_move() {
             .any(|s| s.position.side_to_move() == Color::Red)
     );
 }
+
+/// The reasons given for protection (`protection`) agree with the yes/no the judge uses
+/// (`is_protected`) on every capture of random games, under every policy, and every reason kind
+/// occurs.
+#[test]
+fn protection_reasons_agree_with_the_judge() {
+    use xq::judge::protection::{DefenderFailure, Protection, is_protected, protection};
+    let mut rng = seeded(7);
+    let mut seen = [0usize; 5];
+    for _ in 0..300 {
+        let mut pos = Position::startpos();
+        for _ in 0..160 {
+            let legal = legal_moves(&pos);
+            if legal.is_empty() {
+                break;
+            }
+            for &m in legal.iter().filter(|m| pos.piece_at(m.to()).is_some()) {
+                for policy in [
+                    ProtectionPolicy::SurvivingScreen,
+                    ProtectionPolicy::BeforeCapture,
+                    ProtectionPolicy::AfterCapture,
+                ] {
+                    let why = protection(&pos, m, policy);
+                    assert_eq!(
+                        is_protected(&pos, m, policy),
+                        why.is_protected(),
+                        "{} {m} {policy:?}: {why:?}",
+                        fen::format(&pos)
+                    );
+                    let kind = match &why {
+                        Protection::Protected(_) => 0,
+                        Protection::WorthMore => 1,
+                        Protection::NoDefender => 2,
+                        Protection::DefendersFail(f) => {
+                            if f.iter()
+                                .any(|(_, w)| *w == DefenderFailure::ScreenIsAttacker)
+                            {
+                                3
+                            } else {
+                                4
+                            }
+                        }
+                    };
+                    seen[kind] += 1;
+                }
+            }
+            // Captures are preferred, so that boards thin out and every reason turns up.
+            let captures: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| pos.piece_at(m.to()).is_some())
+                .collect();
+            let m = if !captures.is_empty() && rng.chance(60, 100) {
+                captures[rng.below(captures.len())]
+            } else {
+                legal[rng.below(legal.len())]
+            };
+            pos.play(m);
+        }
+    }
+    eprintln!("reasons seen: {seen:?}");
+    assert!(seen.iter().all(|&n| n > 0), "reasons seen: {seen:?}");
+}

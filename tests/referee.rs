@@ -251,6 +251,7 @@ fn a_perpetual_chase_in_a_master_game() {
         "WXF rules 15 and 19: a rook may not be perpetually chased",
         "c7d5 (馬３進４)",
         "chased red rook b5, b6",
+        "unprotected at ply 92: black horse d5 attacks red rook b6: a rook is worth more than a horse",
         "the record continues 49 plies past the ruling",
     ] {
         assert!(text.contains(part), "{part:?} in {text}");

@@ -1,8 +1,11 @@
 //! Explanations of rulings: who violates, how, which pieces were chased and where, and over which
 //! plies.
 
+use super::chase::chase_threats;
 use super::history::History;
+use super::protection::{DefenderFailure, Protection, protection};
 use super::{Verdict, Violation};
+use crate::moves::Move;
 use crate::piece::{Piece, PieceKind};
 use crate::square::{Color, Square};
 use std::fmt::Write as _;
@@ -45,6 +48,99 @@ impl SideCycle {
             out.push((Piece::new(self.color.flip(), kind), squares));
         }
         out
+    }
+
+    /// Why each piece this side chased counted as unprotected, at the side's last move of the
+    /// cycle: every attack on it that was a chase threat there, with the protection found.
+    pub fn why_unprotected(&self, history: &History) -> Vec<ChaseWitness> {
+        let mut out = Vec::new();
+        let Some(ply) = self.last_ply.checked_sub(1).filter(|&p| p > self.first_ply) else {
+            return out;
+        };
+        let Some(view) = history.position_at(ply).pass() else {
+            return out;
+        };
+        let policy = history.rules().protection;
+        let threats = chase_threats(&view, policy);
+        for index in (0..16u8).filter(|i| self.chased >> i & 1 == 1) {
+            let id = History::piece_id(self.color.flip(), index);
+            let Some(square) = history.square_of(ply, id) else {
+                continue;
+            };
+            for &(from, _) in threats.iter().filter(|(_, v)| *v == square) {
+                let (Some(attacker), Some(victim)) = (view.piece_at(from), view.piece_at(square))
+                else {
+                    continue;
+                };
+                out.push(ChaseWitness {
+                    ply,
+                    attacker,
+                    from,
+                    victim,
+                    square,
+                    protection: protection(&view, Move::new(from, square), policy),
+                });
+            }
+        }
+        out
+    }
+}
+
+/// An attack that made a chase, and why its victim counted as unprotected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChaseWitness {
+    /// The ply of the chasing move.
+    pub ply: usize,
+    /// The attacking piece.
+    pub attacker: Piece,
+    /// The attacker's square.
+    pub from: Square,
+    /// The chased piece.
+    pub victim: Piece,
+    /// The chased piece's square.
+    pub square: Square,
+    /// Why the victim was not protected.
+    pub protection: Protection,
+}
+
+impl ChaseWitness {
+    /// In words: "red rook h2 attacks black cannon h7: no black piece can take back on h7".
+    pub fn describe(&self, history: &History) -> String {
+        let pos = history.position_at(self.ply);
+        let side = self.victim.color;
+        let why = match &self.protection {
+            Protection::Protected(d) => format!("protected by the piece on {d}"),
+            Protection::WorthMore => format!(
+                "a {} is worth more than a {}, so it counts as unprotected whatever defends it",
+                self.victim.kind.name(),
+                self.attacker.kind.name()
+            ),
+            Protection::NoDefender => {
+                format!("no {} piece can take back on {}", side.name(), self.square)
+            }
+            Protection::DefendersFail(failures) => failures
+                .iter()
+                .map(|&(d, failure)| {
+                    let piece = pos
+                        .piece_at(d)
+                        .map_or("piece".to_string(), |p| p.kind.name().to_string());
+                    match failure {
+                        DefenderFailure::ScreenIsAttacker => format!(
+                            "the {piece} on {d} would take back over the {} as its screen, which the capture removes (a false root)",
+                            self.attacker.kind.name()
+                        ),
+                        DefenderFailure::ExposesKing => format!(
+                            "the {piece} on {d} cannot take back without exposing its king"
+                        ),
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
+        };
+        format!(
+            "{} {} attacks {} {}: {why}",
+            self.attacker, self.from, self.victim, self.square
+        )
     }
 }
 

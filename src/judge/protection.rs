@@ -5,9 +5,11 @@ use crate::attacks::{
     advisor_attacks, cannon_attacks, elephant_attacks, horse_attackers_to, king_attacks,
     pawn_attackers_to, rook_attacks,
 };
+use crate::bitboard::Bitboard;
 use crate::moves::Move;
 use crate::piece::PieceKind;
 use crate::position::Position;
+use crate::square::Square;
 
 /// Which board the rook and cannon defenders are judged on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
@@ -64,16 +66,54 @@ pub const fn chase_value(kind: PieceKind) -> u32 {
     }
 }
 
-/// Whether the victim of the capture `m` (legal for the attacker's side, which is to move in `pos`)
-/// counts as protected: it is worth no more than its attacker and, after the capture, one of its
-/// side's pieces can legally take back on its square.
-pub fn is_protected(pos: &Position, m: Move, policy: ProtectionPolicy) -> bool {
+/// Why the victim of a capture is, or is not, protected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Protection {
+    /// The piece on this square can legally take back.
+    Protected(Square),
+    /// The victim is worth more than its attacker (a rook attacked by a horse or cannon): never
+    /// protected.
+    WorthMore,
+    /// No piece of the victim's side reaches its square.
+    NoDefender,
+    /// Pieces reach the square but none can take back, each for the reason given.
+    DefendersFail(Vec<(Square, DefenderFailure)>),
+}
+
+/// Why a piece that reaches the victim's square cannot take back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DefenderFailure {
+    /// A cannon whose screen would be the attacker itself, which leaves with the capture (a false
+    /// root).
+    ScreenIsAttacker,
+    /// Taking back would leave its own king in check or facing the other king.
+    ExposesKing,
+}
+
+impl Protection {
+    /// Whether the victim counts as protected.
+    pub fn is_protected(&self) -> bool {
+        matches!(self, Protection::Protected(_))
+    }
+}
+
+/// The board after a capture, with the pieces of the victim's side that reach its square there
+/// (`defenders`) and, under [`ProtectionPolicy::SurvivingScreen`], the cannons that would reach it
+/// only over the attacker (`screened`, not defenders).
+struct Recapture {
+    after: Position,
+    defenders: Bitboard,
+    screened: Bitboard,
+}
+
+/// The recapture of `m`, when the victim is worth no more than its attacker.
+fn recapture(pos: &Position, m: Move, policy: ProtectionPolicy) -> Option<Recapture> {
     let (from, to) = (m.from(), m.to());
     let (Some(attacker), Some(victim)) = (pos.piece_at(from), pos.piece_at(to)) else {
-        return false;
+        return None;
     };
     if chase_value(victim.kind) > chase_value(attacker.kind) {
-        return false;
+        return None;
     }
     let mut after = pos.clone();
     after.play(m);
@@ -85,10 +125,13 @@ pub fn is_protected(pos: &Position, m: Move, policy: ProtectionPolicy) -> bool {
     };
     let mine = |kind| after.pieces(defender_side, kind);
     let mut cannons = cannon_attacks(to, line_occ) & mine(PieceKind::Cannon);
+    let mut screened = Bitboard::EMPTY;
     if policy == ProtectionPolicy::SurvivingScreen {
         // The lines differ only on the attacker's square: a cannon reached before the capture but
         // not after it used the attacker as its screen.
-        cannons &= cannon_attacks(to, occ_after);
+        let surviving = cannons & cannon_attacks(to, occ_after);
+        screened = cannons & !surviving;
+        cannons = surviving;
     }
     let defenders = (advisor_attacks(to) & mine(PieceKind::Advisor))
         | (elephant_attacks(to, occ_after) & mine(PieceKind::Elephant))
@@ -97,7 +140,75 @@ pub fn is_protected(pos: &Position, m: Move, policy: ProtectionPolicy) -> bool {
         | (king_attacks(to) & mine(PieceKind::King))
         | (rook_attacks(to, line_occ) & mine(PieceKind::Rook))
         | cannons;
-    defenders
-        .into_iter()
-        .any(|d| after.leaves_king_safe(Move::new(d, to)))
+    Some(Recapture {
+        after,
+        defenders,
+        screened,
+    })
+}
+
+/// Whether the victim of the capture `m` (legal for the attacker's side, which is to move in `pos`)
+/// counts as protected: it is worth no more than its attacker and, after the capture, one of its
+/// side's pieces can legally take back on its square.
+pub fn is_protected(pos: &Position, m: Move, policy: ProtectionPolicy) -> bool {
+    recapture(pos, m, policy).is_some_and(|r| {
+        r.defenders
+            .into_iter()
+            .any(|d| r.after.leaves_king_safe(Move::new(d, m.to())))
+    })
+}
+
+/// Why the victim of the capture `m` is or is not protected (as [`is_protected`] decides, with
+/// the reasons).
+pub fn protection(pos: &Position, m: Move, policy: ProtectionPolicy) -> Protection {
+    if pos.piece_at(m.from()).is_none() || pos.piece_at(m.to()).is_none() {
+        return Protection::NoDefender;
+    }
+    let Some(r) = recapture(pos, m, policy) else {
+        return Protection::WorthMore;
+    };
+    let mut failures = Vec::new();
+    for d in r.defenders {
+        if r.after.leaves_king_safe(Move::new(d, m.to())) {
+            return Protection::Protected(d);
+        }
+        failures.push((d, DefenderFailure::ExposesKing));
+    }
+    failures.extend(
+        r.screened
+            .into_iter()
+            .map(|d| (d, DefenderFailure::ScreenIsAttacker)),
+    );
+    if failures.is_empty() {
+        Protection::NoDefender
+    } else {
+        failures.sort_by_key(|(sq, _)| sq.index());
+        Protection::DefendersFail(failures)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cannon_screened_by_the_attacker_is_a_false_root() {
+        // The red rook on e7 takes the black horse on e5; the black cannon on e9 reaches e5 only
+        // over the rook, which the capture takes away.
+        let pos = crate::fen::parse("4ck3/9/4R4/9/4n4/9/9/9/9/3K5 w - - 0 1").unwrap();
+        let m: Move = "e7e5".parse().unwrap();
+        let e9 = Square::parse("e9").unwrap();
+        assert_eq!(
+            protection(&pos, m, ProtectionPolicy::SurvivingScreen),
+            Protection::DefendersFail(vec![(e9, DefenderFailure::ScreenIsAttacker)])
+        );
+        assert_eq!(
+            protection(&pos, m, ProtectionPolicy::BeforeCapture),
+            Protection::Protected(e9)
+        );
+        assert_eq!(
+            protection(&pos, m, ProtectionPolicy::AfterCapture),
+            Protection::NoDefender
+        );
+    }
 }

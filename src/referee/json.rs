@@ -58,12 +58,27 @@ pub fn report_json(r: &GameReport) -> Value {
                 .iter()
                 .map(|&(p, m)| move_json(p, m, texts))
                 .collect();
+            let unprotected: Vec<Value> = c
+                .unprotected
+                .iter()
+                .map(|(w, words)| {
+                    json!({
+                        "ply": w.ply,
+                        "attacker": w.attacker.to_string(),
+                        "from": w.from.to_string(),
+                        "victim": w.victim.to_string(),
+                        "square": w.square.to_string(),
+                        "why": words,
+                    })
+                })
+                .collect();
             json!({
                 "side": c.color.name(),
                 "violation": c.violation.name(),
                 "first_ply": c.first_ply + 1,
                 "last_ply": c.last_ply,
                 "moves": moves,
+                "unprotected": unprotected,
             })
         })
         .collect();

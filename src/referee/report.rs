@@ -3,6 +3,7 @@
 //! game from being read). The text, JSON and HTML renderings read it; none of them judges.
 
 use super::{Adjudicator, Decision, Reason, RefereeConfig, RepetitionEvent};
+use crate::judge::explain::ChaseWitness;
 use crate::judge::{History, Verdict, Violation, judge_end_of_record, occurrences};
 use crate::movegen::count_legal;
 use crate::moves::Move;
@@ -54,6 +55,9 @@ pub struct CycleReport {
     pub moves: Vec<(usize, Move)>,
     /// The opponent's pieces chased on every move, with their squares over the cycle.
     pub chased: Vec<(Piece, Vec<Square>)>,
+    /// Why each chased piece counted as unprotected at the side's last move of the cycle, with
+    /// the reason in words.
+    pub unprotected: Vec<(ChaseWitness, String)>,
 }
 
 /// What a game record says about itself: its tags, format and result, and the remarks made
@@ -483,6 +487,14 @@ fn ruling_report(
                         .filter_map(|p| history.records()[p].mv.map(|m| (p, m)))
                         .collect(),
                     chased: cycle.chased_pieces(history),
+                    unprotected: cycle
+                        .why_unprotected(history)
+                        .into_iter()
+                        .map(|w| {
+                            let words = w.describe(history);
+                            (w, words)
+                        })
+                        .collect(),
                 })
                 .collect();
             (violator, cycles, occurrences(history, decision.ply))
@@ -704,6 +716,9 @@ fn explain_ruling(
                 for (piece, squares) in &cycle.chased {
                     let squares: Vec<String> = squares.iter().map(|s| s.to_string()).collect();
                     let _ = write!(text, "; chased {piece} {}", squares.join(", "));
+                }
+                for (witness, words) in &cycle.unprotected {
+                    let _ = write!(text, "\n    unprotected at ply {}: {words}", witness.ply);
                 }
             }
             let plies: Vec<String> = r.repeated_at.iter().map(|p| p.to_string()).collect();
