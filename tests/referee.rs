@@ -275,8 +275,9 @@ fn repetitions_on_the_way_are_events_not_endings() {
     assert_eq!(events[0].violator(), Some(Color::Red));
     assert_eq!(events[0].varied, Some((Color::Red, 11)));
     assert!(
-        r.explanation()
-            .contains("ply 10: perpetual check; Red must change moves; Red varied at ply 11"),
+        r.explanation().contains(
+            "ply 10: perpetual check; Red must change moves; Red varied at ply 11 with h9h5"
+        ),
         "{}",
         r.explanation()
     );

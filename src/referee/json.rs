@@ -22,7 +22,7 @@ fn move_json(ply: usize, m: Move, texts: &[String]) -> Value {
 }
 
 /// A repetition met on the way.
-fn event_json(e: &RepetitionEvent) -> Value {
+fn event_json(e: &RepetitionEvent, moves: &[Move], texts: &[String]) -> Value {
     json!({
         "kind": e.kind(),
         "first_ply": e.first_ply(),
@@ -32,7 +32,7 @@ fn event_json(e: &RepetitionEvent) -> Value {
         "kept_on_ply": e.kept_on.as_ref().map(|r| r.ply),
         "varied_by": e.varied.map(|(c, _)| c.name()),
         "varied_ply": e.varied.map(|(_, p)| p),
-        "description": super::report::describe_event(e),
+        "description": super::report::describe_event(e, moves, texts),
     })
 }
 
@@ -86,7 +86,7 @@ pub fn report_json(r: &GameReport) -> Value {
     let events: Vec<Value> = judged
         .map_or(&[][..], |g| &g.events)
         .iter()
-        .map(event_json)
+        .map(|e| event_json(e, r.moves(), texts))
         .collect();
     json!({
         "file": r.file,

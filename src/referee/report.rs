@@ -228,7 +228,7 @@ impl GameReport {
             (Some(_), Some(_)) => Agreement::Disagrees,
         };
         let events = game.events().to_vec();
-        let explanation = explain(ruling.as_ref(), &events, &facts);
+        let explanation = explain(ruling.as_ref(), &events, &record.moves[..plies], &facts);
         GameReport {
             file: file.to_string(),
             game: record.index,
@@ -320,7 +320,7 @@ impl GameReport {
         self.judged().map_or(Vec::new(), |g| {
             on_the_way(g.ruling.as_ref(), &g.events)
                 .into_iter()
-                .map(describe_event)
+                .map(|e| describe_event(e, &g.moves, &g.facts.move_texts))
                 .collect()
         })
     }
@@ -569,7 +569,7 @@ fn rule_citation(decision: &Decision, cycles: &[CycleReport]) -> Option<&'static
 
 /// One repetition met on the way, in the arbiter's words: the kind, who must change moves, and
 /// what happened next.
-pub(super) fn describe_event(e: &RepetitionEvent) -> String {
+pub(super) fn describe_event(e: &RepetitionEvent, moves: &[Move], texts: &[String]) -> String {
     let kind = e.kind();
     let mut out = format!("ply {}: {kind}", e.first_ply());
     match e.violator() {
@@ -590,6 +590,9 @@ pub(super) fn describe_event(e: &RepetitionEvent) -> String {
     match e.varied {
         Some((side, ply)) => {
             let _ = write!(out, "; {side} varied at ply {ply}");
+            if let Some(&m) = moves.get(ply - 1) {
+                let _ = write!(out, " with {}", move_words(m, ply, texts));
+            }
         }
         None => {
             let _ = write!(out, "; the record ends in it at ply {}", e.last_ply);
@@ -614,6 +617,7 @@ fn on_the_way<'a>(
 fn explain(
     ruling: Option<&RulingReport>,
     events: &[RepetitionEvent],
+    moves: &[Move],
     facts: &RecordFacts,
 ) -> String {
     let mut text = String::new();
@@ -631,7 +635,11 @@ fn explain(
     if !on_the_way.is_empty() {
         text.push_str("\n  repetitions on the way:");
         for e in on_the_way {
-            let _ = write!(text, "\n    {}", describe_event(e));
+            let _ = write!(
+                text,
+                "\n    {}",
+                describe_event(e, moves, &facts.move_texts)
+            );
         }
     }
     text
