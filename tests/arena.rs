@@ -523,16 +523,13 @@ fn xq_against_itself_over_ucci_and_uci() {
 }
 
 /// A top-level field of one JSON line from `xq referee --json` (strings and numbers only).
-fn json_field<'a>(line: &'a str, name: &str) -> &'a str {
-    let key = format!("\"{name}\":");
-    let start = line
-        .find(&key)
-        .unwrap_or_else(|| panic!("no {name} in {line}"))
-        + key.len();
-    let rest = &line[start..];
-    match rest.strip_prefix('"') {
-        Some(text) => &text[..text.find('"').unwrap()],
-        None => &rest[..rest.find([',', '}']).unwrap()],
+/// A top-level field of a JSON line, as text (a string's value without quotes).
+fn json_field(line: &str, name: &str) -> String {
+    let value: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+    match value.get(name) {
+        Some(serde_json::Value::String(text)) => text.clone(),
+        Some(other) => other.to_string(),
+        None => panic!("no {name} in {line}"),
     }
 }
 
