@@ -194,7 +194,13 @@ impl<'a> Searcher<'a> {
             self.reported_nodes = self.nodes;
             let total = self.signals.nodes.fetch_add(new, Ordering::Relaxed) + new;
             if self.main && self.completed_depth == 0 {
-                // The first iteration always finishes, so there is a move and a score to give.
+                // The first iteration finishes, so there is a move and a score to give, unless
+                // the hard deadline passes first: the clock outranks the score, and the best root
+                // move searched so far (the first in move order if none) is played.
+                if self.signals.clock.past(self.budget.hard) {
+                    self.stopped = true;
+                    self.signals.stop.store(true, Ordering::Relaxed);
+                }
             } else if self.signals.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
             } else if self.main {
@@ -373,4 +379,53 @@ pub fn search(
     });
     *heur = main_heur_back;
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::Rules;
+    use crate::position::Position;
+
+    /// The first iteration is cut at the hard deadline (not at the soft one, and not by a node
+    /// count), so a search that starts with too little time still answers in time.
+    #[test]
+    fn the_hard_deadline_cuts_the_first_iteration() {
+        let history = History::new(Position::startpos(), Rules::default());
+        let tt = TranspositionTable::new(1);
+        let signals = Signals::default();
+        let within = |ms| Limits {
+            movetime: Some(Duration::from_millis(ms)),
+            ..Limits::default()
+        };
+        let start = Instant::now();
+        let searcher = |signals, limits| {
+            Searcher::new(
+                history.clone(),
+                &[],
+                limits,
+                SearchConfig::default(),
+                &tt,
+                signals,
+                Heuristics::new(),
+                true,
+                start,
+            )
+        };
+        // Before the deadline the first iteration goes on, however many nodes it takes.
+        signals.clock.start(Instant::now());
+        let mut s = searcher(&signals, within(60_000));
+        s.nodes = 1 << 20;
+        assert!(!s.should_stop());
+        // Past it, the first iteration stops and tells the helpers.
+        std::thread::sleep(Duration::from_millis(10));
+        let mut s = searcher(&signals, within(5));
+        s.nodes = 4096;
+        assert!(s.should_stop());
+        assert!(signals.stop.load(Ordering::Relaxed));
+        // A root iteration cut at once still leaves a legal move to play.
+        let (depth, best) = s.iterate(&mut |_| {});
+        assert_eq!(depth, 0);
+        assert!(history.position().is_legal(s.root_moves[best].mv));
+    }
 }
