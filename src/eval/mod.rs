@@ -2,6 +2,7 @@
 //! stands behind it. The handcrafted evaluation reads the position alone; the net follows the
 //! search move by move through the push and pop hooks, which cost nothing for the handcrafted one.
 
+pub mod endgame;
 pub mod hce;
 mod hce_weights;
 
@@ -24,10 +25,11 @@ impl EvalChoice {
     /// The evaluation of a single position for the side to move, in centipawns (slow for the
     /// net, which builds its accumulators from scratch).
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        match self {
+        let raw = match self {
             EvalChoice::Handcrafted => hce::evaluate(pos),
             EvalChoice::Nnue(net) => net.evaluate_position(pos),
-        }
+        };
+        endgame::apply(pos, raw)
     }
 }
 
@@ -64,7 +66,7 @@ impl Evaluator {
     /// position the pushes and pops since the root have led to.
     #[inline]
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
-        match self {
+        let raw = match self {
             Evaluator::Handcrafted => hce::evaluate(pos),
             Evaluator::Nnue(state) => {
                 let acc = state.stack.current(&state.net);
@@ -74,7 +76,8 @@ impl Evaluator {
                 );
                 state.net.evaluate(acc, pos.side_to_move())
             }
-        }
+        };
+        endgame::apply(pos, raw)
     }
 
     /// Starts again from a new root position.
