@@ -602,7 +602,7 @@ fn check_pgn(path: &std::path::Path) -> usize {
 #[test]
 fn shipped_openings_load() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/openings.txt");
-    let book = openings::load(&path).unwrap();
+    let book = openings::load(&path, None).unwrap();
     assert!(book.len() >= 300, "{}", book.len());
     assert!(
         book.iter()
@@ -743,4 +743,83 @@ fn absurd_times_are_refused_not_crashed_on() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains("expected seconds"), "{args:?}: {stderr}");
     }
+}
+
+#[test]
+fn a_round_robin_of_three_with_openings_from_game_records() {
+    // Openings from a PGN file in Chinese notation, cut to two plies.
+    let book = temp_path("book.pgn");
+    std::fs::write(
+        &book,
+        "[Event \"a\"]\n\n1. 炮二平五 馬８進７ 2. 馬二進三 車９平８ 1-0\n",
+    )
+    .unwrap();
+    let pgn = temp_path("tournament.pgn");
+    let out = Command::new(XQ)
+        .args([
+            "match",
+            "--games",
+            "2",
+            "--nodes",
+            "1",
+            "--opening-plies",
+            "2",
+        ])
+        .arg("--engine")
+        .arg(format!("one={XQ} match --fake-engine first"))
+        .arg("--engine")
+        .arg(format!("two={XQ} match --fake-engine random"))
+        .arg("--engine")
+        .arg(format!("three={XQ} match --fake-engine random,proto=ucci"))
+        .arg("--openings")
+        .arg(&book)
+        .arg("--pgn")
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("Tournament (round robin): 3 engines, 3 pairings of 2 games"));
+    for pairing in ["one vs two:", "one vs three:", "two vs three:"] {
+        assert!(
+            stdout.contains(&format!("  {pairing} ")),
+            "{pairing}\n{stdout}"
+        );
+    }
+    // Every engine played four games, and the points add up to the six games played.
+    let table: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("Tournament table"))
+        .skip(2)
+        .take(3)
+        .collect();
+    let mut points = 0.0;
+    for row in &table {
+        let fields: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(fields[2], "4", "{row}");
+        points += fields[3].parse::<f64>().unwrap();
+    }
+    assert_eq!(points, 6.0, "{stdout}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Result ").count(), 6, "{text}");
+    for round in 1..=6 {
+        assert!(text.contains(&format!("[Round \"{round}\"]")), "{round}");
+    }
+    assert_eq!(text.matches("1. H2-E2 H9-G7 {book}").count(), 6, "{text}");
+    assert!(!text.contains("H0-G2 {book}"), "{text}");
+    assert_eq!(check_pgn(&pgn), 6);
+    // An SPRT needs exactly two engines.
+    let out = Command::new(XQ)
+        .args(["match", "--sprt", "0,5"])
+        .args(["--engine", "a=x", "--engine", "b=y", "--engine", "c=z"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--sprt compares two engines"));
+    let _ = std::fs::remove_file(&book);
+    let _ = std::fs::remove_file(&pgn);
 }

@@ -1,10 +1,12 @@
-//! The command line of `xq match`: its arguments, how they become a [`MatchConfig`], and the
-//! run that prints each game, the running score and the summary, and writes the PGN file.
+//! The command line of `xq match`: its arguments, how they become a [`MatchConfig`] for each
+//! pairing (two engines, or a round robin or gauntlet of more), and the run that prints each game,
+//! the running score, each pairing's summary and a tournament's table, and writes the PGN file.
 
 use super::game::{DrawRule, GameRules, Limit, ResignRule};
-use super::stats::{Sprt, Tally};
+use super::stats::{Sprt, Standing, Tally};
+use super::tournament::{self, Format, Table};
 use super::wire::TrafficLog;
-use super::{fake, openings, pgn};
+use super::{MatchSummary, fake, openings, pgn};
 
 use super::spec::EngineSpec;
 use super::{MatchConfig, run_match};
@@ -19,18 +21,22 @@ use std::time::Duration;
 /// Command-line arguments of `xq match`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct MatchArgs {
-    /// An engine (give two): NAME=CMD, then any of ,proto=ucci|uci|uci1 ,units=s|ms ,opt.K=V.
-    /// uci1 is UCI with ranks 1-10 (Fairy-Stockfish); units sets the UCCI clock unit (seconds
-    /// unless the engine announces usemillisec); CMD may not contain commas.
+    /// An engine (give two, or more for a tournament): NAME=CMD, then any of ,proto=ucci|uci|uci1
+    /// ,units=s|ms ,opt.K=V. uci1 is UCI with ranks 1-10 (Fairy-Stockfish); units sets the UCCI
+    /// clock unit (seconds unless the engine announces usemillisec); CMD may not contain commas.
     #[arg(
         long = "engine",
         value_name = "SPEC",
         required_unless_present = "fake_engine"
     )]
     pub engines: Vec<String>,
-    /// Number of games [default: 2, or 20000 with --sprt].
+    /// Number of games of each pairing [default: 2, or 20000 with --sprt].
     #[arg(long)]
     pub games: Option<u32>,
+    /// With more than two engines: roundrobin (everyone meets everyone) or gauntlet (the first
+    /// engine meets each of the others).
+    #[arg(long, default_value = "roundrobin")]
+    pub tournament: String,
     /// Clock per side, BASE+INC in seconds (e.g. 5+0.05) [default: 10+0.1 unless --nodes or --depth].
     #[arg(long, conflicts_with_all = ["nodes", "depth"])]
     pub tc: Option<String>,
@@ -40,9 +46,13 @@ pub struct MatchArgs {
     /// Depth per move instead of a clock.
     #[arg(long)]
     pub depth: Option<u32>,
-    /// Openings file: one FEN (optionally "FEN moves ...") or ICCS move list per line; '#' comments.
+    /// Openings file: a list (one FEN, "FEN moves ...", or ICCS move list per line; '#'
+    /// comments), EPD (.epd), or game records (.pgn, .xqf, DhtmlXQ; every game's moves).
     #[arg(long)]
     pub openings: Option<PathBuf>,
+    /// Play at most this many plies of each opening.
+    #[arg(long, value_name = "PLIES")]
+    pub opening_plies: Option<usize>,
     /// Games played at the same time.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
@@ -136,19 +146,59 @@ fn parse_numbers<const N: usize>(text: &str, what: &str) -> Result<[i64; N], Arg
     Ok(values)
 }
 
-/// Turns the command line into a match configuration (reads the openings file too).
-pub fn config_from_args(args: &MatchArgs) -> Result<MatchConfig, Box<dyn std::error::Error>> {
+/// What the command line asks to play: the engines, who meets whom, and the settings every
+/// pairing shares.
+#[derive(Clone)]
+pub struct Plan {
+    /// Every engine, in command-line order.
+    pub engines: Vec<EngineSpec>,
+    /// Who meets whom when there are more than two.
+    pub format: Format,
+    /// The settings; its engines are the first pairing's.
+    pub config: MatchConfig,
+}
+
+impl Plan {
+    /// The pairings, by engine index, in the order they are played.
+    pub fn pairings(&self) -> Vec<(usize, usize)> {
+        tournament::pairings(self.format, self.engines.len())
+    }
+
+    /// The match between engines `a` (counted as first) and `b`.
+    pub fn pairing(&self, a: usize, b: usize) -> MatchConfig {
+        let mut config = self.config.clone();
+        config.engines = [self.engines[a].clone(), self.engines[b].clone()];
+        config
+    }
+}
+
+/// Turns the command line into a plan (reads the openings file too).
+pub fn plan_from_args(args: &MatchArgs) -> Result<Plan, Box<dyn std::error::Error>> {
     let specs: Vec<EngineSpec> = args
         .engines
         .iter()
         .map(|s| s.parse())
         .collect::<Result<_, _>>()?;
-    let engines: [EngineSpec; 2] = specs.try_into().map_err(|v: Vec<EngineSpec>| {
-        ArgError(format!(
-            "a match needs exactly two --engine, not {}",
-            v.len()
+    if specs.len() < 2 {
+        return Err(ArgError(format!(
+            "a match needs at least two --engine, not {}",
+            specs.len()
         ))
-    })?;
+        .into());
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    if let Some(twice) = specs.iter().find(|e| !seen.insert(e.name.as_str())) {
+        return Err(ArgError(format!(
+            "two engines are named {:?}: give each its own NAME",
+            twice.name
+        ))
+        .into());
+    }
+    let format: Format = args.tournament.parse().map_err(ArgError)?;
+    if specs.len() > 2 && args.sprt.is_some() {
+        return Err(ArgError("--sprt compares two engines, not a tournament".into()).into());
+    }
+    let engines = [specs[0].clone(), specs[1].clone()];
     let limit = if let Some(n) = args.nodes {
         Limit::Nodes(n)
     } else if let Some(d) = args.depth {
@@ -190,7 +240,7 @@ pub fn config_from_args(args: &MatchArgs) -> Result<MatchConfig, Box<dyn std::er
     };
     let sprt = args.sprt.as_deref().map(str::parse::<Sprt>).transpose()?;
     let openings = match &args.openings {
-        Some(path) => openings::load(path)?,
+        Some(path) => openings::load(path, args.opening_plies)?,
         None => Vec::new(),
     };
     let log = match &args.log {
@@ -203,7 +253,7 @@ pub fn config_from_args(args: &MatchArgs) -> Result<MatchConfig, Box<dyn std::er
     };
     let timeout = parse_seconds(&format!("{:?}", args.timeout), "--timeout")?;
     let move_timeout = parse_seconds(&format!("{:?}", args.move_timeout), "--move-timeout")?;
-    Ok(MatchConfig {
+    let config = MatchConfig {
         engines,
         games: args
             .games
@@ -223,6 +273,11 @@ pub fn config_from_args(args: &MatchArgs) -> Result<MatchConfig, Box<dyn std::er
         sprt,
         ready_timeout: timeout,
         log,
+    };
+    Ok(Plan {
+        engines: specs,
+        format,
+        config,
     })
 }
 
@@ -241,7 +296,7 @@ fn time_control(limit: Limit) -> Option<String> {
     }
 }
 
-/// The running score line: W-L-D and the score fraction of the first engine.
+/// The final score line: W-L-D and the score fraction of the first engine.
 fn score_line(names: &[String; 2], t: &Tally) -> String {
     format!(
         "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
@@ -255,19 +310,46 @@ fn score_line(names: &[String; 2], t: &Tally) -> String {
     )
 }
 
-/// `xq match`: runs the match described by the command line and prints the results.
+/// The running line after each game: the score line, the pairs so far with the Elo they give,
+/// and the SPRT's log-likelihood ratio with its bounds.
+fn standing_line(names: &[String; 2], st: &Standing, sprt: Option<&Sprt>) -> String {
+    let mut line = score_line(names, &st.tally);
+    if st.pairs.pairs() > 0 {
+        let elo = st.pairs.elo();
+        line.push_str(&format!(" | Ptnml(0-2) {}, Elo {:+.1}", st.pairs, elo.elo));
+        if elo.margin().is_finite() {
+            line.push_str(&format!(" +/- {:.1}", elo.margin()));
+        }
+    }
+    if let Some(sprt) = sprt {
+        let (low, high) = sprt.bounds();
+        line.push_str(&format!(" | LLR {:.2} ({low:.2}, {high:.2})", st.llr(sprt)));
+    }
+    line
+}
+
+/// Where the games go as they finish, shared by the pairings of a tournament.
+struct GameSink {
+    pgn: Option<BufWriter<File>>,
+    pgn_error: Option<std::io::Error>,
+    tags: pgn::MatchTags,
+    /// Games written before the current pairing, so PGN rounds run on across pairings.
+    offset: u32,
+}
+
+/// `xq match`: runs the match or tournament described by the command line and prints the results.
 pub fn run_cli(args: MatchArgs) -> ExitCode {
     if let Some(settings) = &args.fake_engine {
         return fake::run(settings);
     }
-    let config = match config_from_args(&args) {
-        Ok(c) => c,
+    let plan = match plan_from_args(&args) {
+        Ok(p) => p,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     };
-    let mut pgn_out = match &args.pgn {
+    let pgn = match &args.pgn {
         Some(path) => match File::create(path) {
             Ok(f) => Some(BufWriter::new(f)),
             Err(e) => {
@@ -277,14 +359,57 @@ pub fn run_cli(args: MatchArgs) -> ExitCode {
         },
         None => None,
     };
-    let names = config.engines.clone().map(|e| e.name);
-    let tags = pgn::MatchTags {
-        event: args.event.clone(),
-        date: pgn::today(),
-        time_control: time_control(config.rules.limit),
+    let mut sink = GameSink {
+        pgn,
+        pgn_error: None,
+        tags: pgn::MatchTags {
+            event: args.event.clone(),
+            date: pgn::today(),
+            time_control: time_control(plan.config.rules.limit),
+        },
+        offset: 0,
     };
+    let pairings = plan.pairings();
+    if plan.engines.len() > 2 {
+        println!(
+            "Tournament ({}): {} engines, {} pairings of {} games",
+            plan.format,
+            plan.engines.len(),
+            pairings.len(),
+            plan.config.games
+        );
+    }
+    let mut table = Table::default();
+    for (a, b) in pairings {
+        let config = plan.pairing(a, b);
+        match play_pairing(&config, &mut sink) {
+            Ok(summary) => {
+                sink.offset += summary.tally.games();
+                table.add(a, b, &summary);
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    if plan.engines.len() > 2 {
+        print_table(&plan, &table);
+    }
+    if let Some(e) = sink.pgn_error {
+        eprintln!("error: writing the PGN file failed: {e}");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+/// Plays one pairing, printing each game, the running standing and the summary.
+fn play_pairing(
+    config: &MatchConfig,
+    sink: &mut GameSink,
+) -> Result<MatchSummary, super::MatchError> {
+    let names = config.engines.clone().map(|e| e.name);
     let mut endings: BTreeMap<&'static str, u32> = BTreeMap::new();
-    let mut pgn_error = None;
     println!(
         "Match {} vs {}: {} games, {} opening(s), {} at a time",
         names[0],
@@ -293,11 +418,11 @@ pub fn run_cli(args: MatchArgs) -> ExitCode {
         config.openings.len().max(1),
         config.concurrency
     );
-    let result = run_match(&config, |report, tally| {
+    let summary = run_match(config, |report, standing| {
         let r = &report.record;
+        let number = sink.offset + report.number;
         println!(
-            "Game {} ({} vs {}, opening line {}): {} {{{}: {}}}",
-            report.number,
+            "Game {number} ({} vs {}, opening line {}): {} {{{}: {}}}",
             r.names[0],
             r.names[1],
             report.opening_line,
@@ -305,32 +430,37 @@ pub fn run_cli(args: MatchArgs) -> ExitCode {
             r.end.name(),
             r.detail
         );
-        println!("{}", score_line(&names, tally));
+        println!("{}", standing_line(&names, standing, config.sprt.as_ref()));
         *endings.entry(r.end.name()).or_insert(0) += 1;
-        if let Some(out) = pgn_out.as_mut()
-            && pgn_error.is_none()
+        if let Some(out) = sink.pgn.as_mut()
+            && sink.pgn_error.is_none()
         {
-            let text = pgn::game_text(r, report.number, &tags);
+            let text = pgn::game_text(r, number, &sink.tags);
             if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-                pgn_error = Some(e);
+                sink.pgn_error = Some(e);
             }
         }
-    });
-    let summary = match result {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
+    })?;
     let t = summary.tally;
     println!();
     println!("{}", score_line(&names, &t));
-    println!("Elo difference: {}, LOS {:.1} %", t.elo(), 100.0 * t.los());
+    println!(
+        "Elo difference: {}, LOS {:.1} % (games counted one by one)",
+        t.elo(),
+        100.0 * t.los()
+    );
+    if summary.pairs.pairs() > 0 {
+        println!(
+            "Elo difference by pairs: {} over {} pairs, Ptnml(0-2) {}",
+            summary.pairs.elo(),
+            summary.pairs.pairs(),
+            summary.pairs
+        );
+    }
     if let (Some(sprt), Some((llr, status))) = (config.sprt, summary.sprt) {
         let (low, high) = sprt.bounds();
         println!(
-            "SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {llr:.3}, bounds [{low:.3}, {high:.3}]: {status}",
+            "SPRT elo0 {} elo1 {} alpha {} beta {} (over pairs): LLR {llr:.3}, bounds [{low:.3}, {high:.3}]: {status}",
             sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
         );
     }
@@ -339,11 +469,48 @@ pub fn run_cli(args: MatchArgs) -> ExitCode {
     if let Some(reason) = &summary.stopped {
         println!("Stopped early: {reason}");
     }
-    if let Some(e) = pgn_error {
-        eprintln!("error: writing the PGN file failed: {e}");
-        return ExitCode::FAILURE;
+    println!();
+    Ok(summary)
+}
+
+/// A tournament's table: each engine's games, points, score and the Elo its score means against
+/// the opponents it met, then each pairing's result.
+fn print_table(plan: &Plan, table: &Table) {
+    let name = |i: usize| plan.engines[i].name.as_str();
+    let width = plan
+        .engines
+        .iter()
+        .map(|e| e.name.len())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    println!("Tournament table ({}):", plan.format);
+    println!("  # {:width$}  games  points  score    Elo", "engine");
+    for (rank, row) in table.rows(plan.engines.len()).iter().enumerate() {
+        println!(
+            "{:3} {:width$}  {:5}  {:6.1}  {:5.1} %  {:+.1}",
+            rank + 1,
+            name(row.engine),
+            row.games,
+            row.half_points as f64 / 2.0,
+            100.0 * row.score(),
+            row.elo()
+        );
     }
-    ExitCode::SUCCESS
+    println!("Pairings:");
+    for r in &table.results {
+        let (a, b) = r.engines;
+        println!(
+            "  {} vs {}: {} - {} - {}  [{:.3}], Elo by pairs {:+.1}",
+            name(a),
+            name(b),
+            r.tally.wins,
+            r.tally.losses,
+            r.tally.draws,
+            r.tally.score(),
+            r.pairs.elo().elo
+        );
+    }
 }
 
 #[cfg(test)]

@@ -29,13 +29,14 @@ pub mod openings;
 pub mod pgn;
 pub mod spec;
 pub mod stats;
+pub mod tournament;
 pub mod wire;
 
 use client::{Client, ClientError};
 use game::{GameRules, Outcome, PlayedGame};
 use openings::Opening;
 use spec::EngineSpec;
-use stats::{Points, Sprt, SprtStatus, Tally};
+use stats::{Pentanomial, Points, Sprt, SprtStatus, Standing, Tally};
 use wire::TrafficLog;
 
 use crate::square::Color;
@@ -88,7 +89,9 @@ pub struct MatchGame {
 pub struct MatchSummary {
     /// Results for the first engine.
     pub tally: Tally,
-    /// The SPRT's log-likelihood ratio and state, if one ran.
+    /// The same results by pairs of games on one opening.
+    pub pairs: Pentanomial,
+    /// The SPRT's log-likelihood ratio (over pairs) and state, if one ran.
     pub sprt: Option<(f64, SprtStatus)>,
     /// Why the match stopped before all games were played, if it did.
     pub stopped: Option<String>,
@@ -114,10 +117,10 @@ impl std::error::Error for MatchError {}
 /// A worker gives up on an engine that fails to start this many times in a row.
 const START_FAILURES: u32 = 3;
 
-/// Plays the match; `on_game` sees each game as it finishes, with the tally so far.
+/// Plays the match; `on_game` sees each game as it finishes, with the results so far.
 pub fn run_match(
     config: &MatchConfig,
-    mut on_game: impl FnMut(&MatchGame, &Tally),
+    mut on_game: impl FnMut(&MatchGame, &Standing),
 ) -> Result<MatchSummary, MatchError> {
     // Start both engines once up front, so a bad command fails the match at once.
     let mut first_slots: [Option<Client>; 2] = [None, None];
@@ -141,7 +144,7 @@ pub fn run_match(
     let abort: Mutex<Option<String>> = Mutex::new(None);
     let (tx, rx) = channel::<MatchGame>();
     let workers = config.concurrency.max(1).min(config.games.max(1) as usize);
-    let mut tally = Tally::default();
+    let mut standing = Standing::default();
     let mut sprt_state = None;
     std::thread::scope(|scope| {
         let mut first_slots = Some(first_slots);
@@ -174,11 +177,12 @@ pub fn run_match(
         }
         drop(tx);
         for report in rx {
-            tally.add(report.points);
-            on_game(&report, &tally);
+            standing.add(report.number - 1, report.points);
+            on_game(&report, &standing);
             if let Some(sprt) = config.sprt {
-                let status = sprt.status(&tally);
-                sprt_state = Some((tally.llr(sprt.elo0, sprt.elo1), status));
+                let llr = standing.llr(&sprt);
+                let status = sprt.decide(llr);
+                sprt_state = Some((llr, status));
                 if status != SprtStatus::Continue {
                     stop.store(true, Ordering::SeqCst);
                 }
@@ -189,12 +193,13 @@ pub fn run_match(
     if stopped.is_none()
         && let Some((_, status)) = sprt_state
         && status != SprtStatus::Continue
-        && tally.games() < config.games
+        && standing.tally.games() < config.games
     {
         stopped = Some(format!("SPRT: {status}"));
     }
     Ok(MatchSummary {
-        tally,
+        tally: standing.tally,
+        pairs: standing.pairs,
         sprt: sprt_state,
         stopped,
     })

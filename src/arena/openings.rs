@@ -1,12 +1,20 @@
-//! Opening lines for matches, one per line: a FEN (optionally followed by `moves …`) or a list of
-//! ICCS moves from the start position. Blank lines and lines starting with `#` are skipped. Every
-//! line is replayed, so an illegal or already decided opening is reported with its line number.
+//! Opening lines for matches, from three kinds of file:
+//!
+//! - a list, one opening per line: a FEN (optionally followed by `moves …`) or ICCS moves from the
+//!   start position; blank lines and lines starting with `#` are skipped;
+//! - EPD (`.epd`): a board and side to move per line, operations after them ignored;
+//! - game records (PGN in any notation, DhtmlXQ, XQF: a `.pgn`, `.xqf`, `.htm`/`.html` file, or any
+//!   file whose first line opens a tag): each game's start position and moves.
+//!
+//! Openings may be cut to a number of plies. Every opening is replayed, so an illegal or already
+//! decided one is reported with its file and line (and game, for records).
 
 use crate::fen::{self, FenError};
 use crate::judge::{History, Rules};
 use crate::movegen::count_legal;
 use crate::moves::{IllegalMove, Move, MoveTextError};
 use crate::position::Position;
+use crate::record::{self, RecordError};
 use std::fmt;
 use std::path::Path;
 
@@ -58,10 +66,15 @@ pub enum OpeningErrorKind {
     Illegal(IllegalMove),
     /// The side to move has no legal move at the end of the line.
     NoMoves,
+    /// A game record that could not be read (the error names its file, line and game).
+    Record(Box<RecordError>),
 }
 
 impl fmt::Display for OpeningError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let OpeningErrorKind::Record(e) = &self.kind {
+            return write!(f, "{e}");
+        }
         if self.line > 0 {
             write!(f, "{}:{}: ", self.source, self.line)?;
         } else {
@@ -77,36 +90,181 @@ impl fmt::Display for OpeningError {
                 f,
                 "the side to move has no legal move at the end of the line"
             ),
+            OpeningErrorKind::Record(e) => write!(f, "{e}"),
         }
     }
 }
 
 impl std::error::Error for OpeningError {}
 
-/// Reads an openings file.
-pub fn load(path: &Path) -> Result<Vec<Opening>, OpeningError> {
+/// The kinds of openings file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    /// One FEN or move list per line.
+    List,
+    /// EPD: a board and side to move per line.
+    Epd,
+    /// Game records: PGN, DhtmlXQ or XQF.
+    Records,
+}
+
+impl FileKind {
+    /// The kind of a file, from its name's extension, else from its first line.
+    pub fn of(path: &Path, bytes: &[u8]) -> FileKind {
+        let extension = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        match extension.as_deref() {
+            Some("epd") => FileKind::Epd,
+            Some("pgn" | "xqf" | "htm" | "html" | "dhtml") => FileKind::Records,
+            _ => {
+                let first = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)])
+                    .lines()
+                    .map(|l| l.trim_start_matches('\u{feff}').trim().to_string())
+                    .find(|l| !l.is_empty() && !l.starts_with('#'));
+                match first {
+                    Some(l) if l.starts_with('[') => FileKind::Records,
+                    _ => FileKind::List,
+                }
+            }
+        }
+    }
+}
+
+/// Reads an openings file of any kind, each opening cut to at most `plies` moves.
+pub fn load(path: &Path, plies: Option<usize>) -> Result<Vec<Opening>, OpeningError> {
     let source = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| OpeningError {
+    let io = |e| OpeningError {
         source: source.clone(),
         line: 0,
         kind: OpeningErrorKind::Io(e),
-    })?;
-    parse(&text, &source)
+    };
+    let bytes = std::fs::read(path).map_err(io)?;
+    let kind = FileKind::of(path, &bytes);
+    let text = || {
+        String::from_utf8(bytes.clone()).map_err(|e| {
+            io(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("not UTF-8 text ({e})"),
+            ))
+        })
+    };
+    match kind {
+        FileKind::List => parse_with(&text()?, &source, plies),
+        FileKind::Epd => parse_epd(&text()?, &source),
+        FileKind::Records => parse_records(&bytes, &source, plies),
+    }
 }
 
-/// Reads openings from text; `source` names it in errors.
+/// Reads an EPD file: each line's board and side to move (operations after them are ignored).
+pub fn parse_epd(text: &str, source: &str) -> Result<Vec<Opening>, OpeningError> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim().trim_start_matches('\u{feff}');
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let err = at_line(source, i + 1);
+        let mut fields = line.split_ascii_whitespace();
+        let board = fields.next().unwrap_or("");
+        let side = fields.next().unwrap_or("").trim_end_matches(';');
+        let (start, _) = fen::parse_lenient(&format!("{board} {side}"))
+            .map_err(|e| err(OpeningErrorKind::Fen(e)))?;
+        if count_legal(&start) == 0 {
+            return Err(err(OpeningErrorKind::NoMoves));
+        }
+        out.push(Opening {
+            start,
+            moves: Vec::new(),
+            line: i + 1,
+        });
+    }
+    non_empty(out, source)
+}
+
+/// Reads game records (PGN, DhtmlXQ, XQF): each game's start and its moves, cut to `plies`.
+pub fn parse_records(
+    bytes: &[u8],
+    source: &str,
+    plies: Option<usize>,
+) -> Result<Vec<Opening>, OpeningError> {
+    let record_error = |e: RecordError| OpeningError {
+        source: source.to_string(),
+        line: e.line.unwrap_or(0) as usize,
+        kind: OpeningErrorKind::Record(Box::new(e)),
+    };
+    let games = record::read_games(source, bytes).map_err(record_error)?;
+    let mut out = Vec::new();
+    for game in games {
+        let game = game.map_err(record_error)?;
+        let wanted = plies.unwrap_or(usize::MAX);
+        // Moves past a broken one are not needed when the cut comes first.
+        if let Some(stop) = game.stop.clone()
+            && game.moves.len() < wanted
+        {
+            return Err(record_error(stop));
+        }
+        let mut moves = game.moves.clone();
+        moves.truncate(wanted);
+        let line = game.line as usize;
+        let opening = checked(game.start.clone(), moves, line).map_err(at_line(source, line))?;
+        out.push(opening);
+    }
+    non_empty(out, source)
+}
+
+/// The opening of `moves` from `start`, replayed: an illegal move or a line that leaves no move
+/// to play is refused.
+fn checked(start: Position, moves: Vec<Move>, line: usize) -> Result<Opening, OpeningErrorKind> {
+    let mut history = History::new(start.clone(), Rules::default());
+    for &m in &moves {
+        history.push(m).map_err(OpeningErrorKind::Illegal)?;
+    }
+    if count_legal(history.position()) == 0 {
+        return Err(OpeningErrorKind::NoMoves);
+    }
+    Ok(Opening { start, moves, line })
+}
+
+/// Makes errors at `line` of `source`.
+fn at_line(source: &str, line: usize) -> impl Fn(OpeningErrorKind) -> OpeningError + '_ {
+    move |kind| OpeningError {
+        source: source.to_string(),
+        line,
+        kind,
+    }
+}
+
+fn non_empty(out: Vec<Opening>, source: &str) -> Result<Vec<Opening>, OpeningError> {
+    if out.is_empty() {
+        return Err(OpeningError {
+            source: source.to_string(),
+            line: 0,
+            kind: OpeningErrorKind::Empty,
+        });
+    }
+    Ok(out)
+}
+
+/// Reads openings from a list (one per line); `source` names it in errors.
 pub fn parse(text: &str, source: &str) -> Result<Vec<Opening>, OpeningError> {
+    parse_with(text, source, None)
+}
+
+/// [`parse`], each opening cut to at most `plies` moves.
+pub fn parse_with(
+    text: &str,
+    source: &str,
+    plies: Option<usize>,
+) -> Result<Vec<Opening>, OpeningError> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let err = |kind| OpeningError {
-            source: source.to_string(),
-            line: i + 1,
-            kind,
-        };
+        let err = at_line(source, i + 1);
         let (start, move_text) = if line.contains('/') {
             let (fen_text, moves) = match line.split_once(" moves") {
                 Some((f, m)) => (f, m),
@@ -118,35 +276,18 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<Opening>, OpeningError> {
         } else {
             (Position::startpos(), line)
         };
-        let mut history = History::new(start.clone(), Rules::default());
         let mut moves = Vec::new();
         // Move numbers ("1.") may separate the moves.
         for token in move_text.split_whitespace().filter(|t| !t.ends_with('.')) {
             let m: Move = token
                 .parse()
                 .map_err(|e| err(OpeningErrorKind::MoveText(e)))?;
-            history
-                .push(m)
-                .map_err(|e| err(OpeningErrorKind::Illegal(e)))?;
             moves.push(m);
         }
-        if count_legal(history.position()) == 0 {
-            return Err(err(OpeningErrorKind::NoMoves));
-        }
-        out.push(Opening {
-            start,
-            moves,
-            line: i + 1,
-        });
+        moves.truncate(plies.unwrap_or(usize::MAX));
+        out.push(checked(start, moves, i + 1).map_err(err)?);
     }
-    if out.is_empty() {
-        return Err(OpeningError {
-            source: source.to_string(),
-            line: 0,
-            kind: OpeningErrorKind::Empty,
-        });
-    }
-    Ok(out)
+    non_empty(out, source)
 }
 
 #[cfg(test)]
@@ -189,5 +330,59 @@ mod tests {
             parse("# x\n", "b").unwrap_err().kind,
             OpeningErrorKind::Empty
         ));
+    }
+
+    #[test]
+    fn epd_lines_give_positions() {
+        let text = "# two positions\n\
+                    rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - bm h2e2; id \"start\";\n\
+                    \n\
+                    c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 b;\n";
+        let o = parse_epd(text, "t.epd").unwrap();
+        assert_eq!(o.len(), 2);
+        assert_eq!(o[0].start, Position::startpos());
+        assert_eq!((o[0].line, o[1].line), (2, 4));
+        assert!(o.iter().all(|o| o.moves.is_empty()));
+        assert_eq!(o[1].start.side_to_move(), crate::square::Color::Black);
+        let e = parse_epd("9/9 w\n", "t.epd").unwrap_err();
+        assert!(e.to_string().starts_with("t.epd:1: bad FEN"), "{e}");
+    }
+
+    #[test]
+    fn game_records_give_their_moves_cut_to_plies() {
+        let pgn = "[Event \"a\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 1-0\n\n\
+                   [Event \"b\"]\n\n1. 炮二平五 馬８進７ 2. 馬二進三 *\n";
+        let all = parse_records(pgn.as_bytes(), "g.pgn", None).unwrap();
+        assert_eq!(all.len(), 2);
+        assert_eq!((all[0].moves.len(), all[1].moves.len()), (4, 3));
+        assert_eq!(all[0].line, 1);
+        // The Chinese notation reads to the same moves.
+        assert_eq!(all[1].moves[..], all[0].moves[..3]);
+        let cut = parse_records(pgn.as_bytes(), "g.pgn", Some(2)).unwrap();
+        assert!(cut.iter().all(|o| o.moves.len() == 2));
+        // A broken move is an error naming the game, unless the cut comes before it.
+        let broken = "[Event \"a\"]\n\n1. h2e2 h9g7 2. h2h9 *\n";
+        let e = parse_records(broken.as_bytes(), "g.pgn", None).unwrap_err();
+        assert!(
+            e.to_string().contains("g.pgn") && e.to_string().contains("game 1"),
+            "{e}"
+        );
+        assert_eq!(
+            parse_records(broken.as_bytes(), "g.pgn", Some(2)).unwrap()[0]
+                .moves
+                .len(),
+            2
+        );
+    }
+
+    #[test]
+    fn file_kinds_from_names_and_first_lines() {
+        let kind = |name: &str, text: &str| FileKind::of(Path::new(name), text.as_bytes());
+        assert_eq!(kind("o.epd", "x"), FileKind::Epd);
+        assert_eq!(kind("o.PGN", "h2e2"), FileKind::Records);
+        assert_eq!(kind("o.txt", "# c\n\n[Event \"x\"]\n"), FileKind::Records);
+        assert_eq!(kind("o.txt", "h2e2 h9g7\n"), FileKind::List);
+        let cut = parse_with("h2e2 h9g7 h0g2\n", "t", Some(1)).unwrap();
+        assert_eq!(cut[0].moves.len(), 1);
     }
 }

@@ -1,10 +1,14 @@
 //! Match statistics: win/draw/loss tally, score, Elo difference with a 95 % interval, likelihood of
 //! superiority, and a sequential probability ratio test (SPRT) on the Elo difference.
 //!
-//! Elo here is the logistic scale: a score `s` means a difference of `-400 log10(1/s - 1)`. The
-//! interval and the SPRT use the trinomial (win/draw/loss) variance of one game's score, with the
-//! normal approximation for the log-likelihood ratio (the generalised SPRT used by chess testing
-//! frameworks): `LLR = n (s1 - s0) (2 s - s0 - s1) / (2 var)`.
+//! Elo here is the logistic scale: a score `s` means a difference of `-400 log10(1/s - 1)`. Both
+//! the interval and the log-likelihood ratio use the normal approximation (the generalised SPRT of
+//! chess testing frameworks), `LLR = n (s1 - s0) (2 s - s0 - s1) / (2 var)`, over one of two
+//! units: single games with the trinomial (win/draw/loss) variance ([`Tally`]), or pairs of games
+//! on the same opening with colours swapped, with the pentanomial variance of a pair's score
+//! ([`Pentanomial`]). A match plays its openings in pairs, so its SPRT runs on pairs: the two games
+//! of a pair are not independent (a lopsided opening wins one and loses the other), and counting
+//! them as independent games overstates the spread and slows the test.
 
 use std::fmt;
 
@@ -110,12 +114,7 @@ impl Tally {
                 high: f64::INFINITY,
             };
         }
-        let se = (self.variance() / n as f64).sqrt();
-        EloEstimate {
-            elo: elo_from_score(s),
-            low: elo_from_score(s - Z95 * se),
-            high: elo_from_score(s + Z95 * se),
-        }
+        estimate(s, (self.variance() / n as f64).sqrt())
     }
 
     /// Likelihood of superiority: the probability that the first engine is the stronger, from the
@@ -131,13 +130,115 @@ impl Tally {
     /// The log-likelihood ratio of H1 (difference `elo1`) against H0 (difference `elo0`). Zero
     /// while the results carry no spread (no games, or all of one kind).
     pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
-        let n = self.games();
-        let var = self.variance();
-        if n == 0 || var <= 0.0 {
+        gsprt_llr(self.games(), self.score(), self.variance(), elo0, elo1)
+    }
+}
+
+/// Pairs of games on the same opening, one with each colour, counted by the first engine's points
+/// in the pair: `counts[k]` pairs scored `k / 2` points (0, ½, 1, 1½, 2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pentanomial {
+    /// Pairs by points scored, in half points.
+    pub counts: [u32; 5],
+}
+
+impl Pentanomial {
+    /// Adds a finished pair.
+    pub fn add(&mut self, first: Points, second: Points) {
+        self.counts[(first.half_points() + second.half_points()) as usize] += 1;
+    }
+
+    /// Number of pairs.
+    pub fn pairs(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+
+    /// Mean score per game in [0, 1]; 0.5 with no pairs.
+    pub fn score(&self) -> f64 {
+        let n = self.pairs();
+        if n == 0 {
+            return 0.5;
+        }
+        let half_points: u32 = self
+            .counts
+            .iter()
+            .enumerate()
+            .map(|(k, &c)| k as u32 * c)
+            .sum();
+        half_points as f64 / (4.0 * n as f64)
+    }
+
+    /// Variance of one pair's mean score (points / 2) around the mean.
+    fn variance(&self) -> f64 {
+        let n = self.pairs();
+        if n == 0 {
             return 0.0;
         }
-        let (s0, s1) = (score_from_elo(elo0), score_from_elo(elo1));
-        n as f64 * (s1 - s0) * (2.0 * self.score() - s0 - s1) / (2.0 * var)
+        let s = self.score();
+        self.counts
+            .iter()
+            .enumerate()
+            .map(|(k, &c)| c as f64 * (k as f64 / 4.0 - s).powi(2))
+            .sum::<f64>()
+            / n as f64
+    }
+
+    /// The Elo difference with its 95 % interval, from the spread between pairs.
+    pub fn elo(&self) -> EloEstimate {
+        let n = self.pairs();
+        if n == 0 {
+            return EloEstimate {
+                elo: 0.0,
+                low: f64::NEG_INFINITY,
+                high: f64::INFINITY,
+            };
+        }
+        estimate(self.score(), (self.variance() / n as f64).sqrt())
+    }
+
+    /// The log-likelihood ratio of H1 (difference `elo1`) against H0 (`elo0`) over the pairs.
+    /// Zero while the pairs carry no spread.
+    pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
+        gsprt_llr(self.pairs(), self.score(), self.variance(), elo0, elo1)
+    }
+}
+
+impl fmt::Display for Pentanomial {
+    /// The counts from 0 to 2 points, as chess testers print them.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [a, b, c, d, e] = self.counts;
+        write!(f, "[{a}, {b}, {c}, {d}, {e}]")
+    }
+}
+
+/// A match's results so far: games one by one, and pairs as both their games finish (games `2k`
+/// and `2k + 1`, 0-based, share an opening with colours swapped; they may finish in either order).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Standing {
+    /// Every finished game.
+    pub tally: Tally,
+    /// Every finished pair.
+    pub pairs: Pentanomial,
+    /// Games whose partner has not finished yet, by pair index.
+    waiting: std::collections::BTreeMap<u32, Points>,
+}
+
+impl Standing {
+    /// Adds game `index` (0-based, in schedule order).
+    pub fn add(&mut self, index: u32, points: Points) {
+        self.tally.add(points);
+        let pair = index / 2;
+        match self.waiting.remove(&pair) {
+            Some(partner) => self.pairs.add(partner, points),
+            None => {
+                self.waiting.insert(pair, points);
+            }
+        }
+    }
+
+    /// The log-likelihood ratio the match's SPRT uses: over pairs.
+    pub fn llr(&self, sprt: &Sprt) -> f64 {
+        self.pairs.llr(sprt.elo0, sprt.elo1)
     }
 }
 
@@ -152,6 +253,36 @@ pub enum Points {
     Loss,
 }
 
+impl Points {
+    /// The first engine's points, in half points (2 for a win).
+    pub fn half_points(self) -> u32 {
+        match self {
+            Points::Win => 2,
+            Points::Draw => 1,
+            Points::Loss => 0,
+        }
+    }
+}
+
+/// The Elo estimate for mean score `s` with standard error `se`.
+fn estimate(s: f64, se: f64) -> EloEstimate {
+    EloEstimate {
+        elo: elo_from_score(s),
+        low: elo_from_score(s - Z95 * se),
+        high: elo_from_score(s + Z95 * se),
+    }
+}
+
+/// The normal approximation of the log-likelihood ratio of H1 (`elo1`) against H0 (`elo0`) after
+/// `n` units with mean score `s` and variance `var` per unit; zero with no units or no spread.
+fn gsprt_llr(n: u32, s: f64, var: f64, elo0: f64, elo1: f64) -> f64 {
+    if n == 0 || var <= 0.0 {
+        return 0.0;
+    }
+    let (s0, s1) = (score_from_elo(elo0), score_from_elo(elo1));
+    n as f64 * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+}
+
 /// The Elo difference that gives expected score `s` (infinite at 0 and 1).
 pub fn elo_from_score(s: f64) -> f64 {
     if s <= 0.0 {
@@ -159,7 +290,8 @@ pub fn elo_from_score(s: f64) -> f64 {
     } else if s >= 1.0 {
         f64::INFINITY
     } else {
-        -400.0 * (1.0 / s - 1.0).log10()
+        // Adding 0.0 turns -0.0 (an even score) into 0.0.
+        -400.0 * (1.0 / s - 1.0).log10() + 0.0
     }
 }
 
@@ -256,9 +388,13 @@ impl Sprt {
         )
     }
 
-    /// The test's state after the games in `tally`.
+    /// The test's state after the games in `tally`, counted as independent games.
     pub fn status(&self, tally: &Tally) -> SprtStatus {
-        let llr = tally.llr(self.elo0, self.elo1);
+        self.decide(tally.llr(self.elo0, self.elo1))
+    }
+
+    /// The test's state at log-likelihood ratio `llr`.
+    pub fn decide(&self, llr: f64) -> SprtStatus {
         let (low, high) = self.bounds();
         if llr >= high {
             SprtStatus::AcceptH1
@@ -352,6 +488,69 @@ mod tests {
         assert_eq!(sprt.status(&tally(2, 1, 1)), SprtStatus::Continue);
         // No spread: no decision, no division by zero.
         assert_eq!(tally(0, 7, 0).llr(0.0, 10.0), 0.0);
+    }
+
+    #[test]
+    fn pentanomial_score_interval_and_llr() {
+        let mut p = Pentanomial::default();
+        // Pairs scoring 0, 0.5, 1, 1.5 and 2 points: 5, 20, 50, 30, 15.
+        for (k, n) in [5, 20, 50, 30, 15].into_iter().enumerate() {
+            let (a, b) = [
+                (Points::Loss, Points::Loss),
+                (Points::Draw, Points::Loss),
+                (Points::Win, Points::Loss),
+                (Points::Draw, Points::Win),
+                (Points::Win, Points::Win),
+            ][k];
+            for _ in 0..n {
+                p.add(a, b);
+            }
+        }
+        assert_eq!(p.counts, [5, 20, 50, 30, 15]);
+        assert_eq!(p.to_string(), "[5, 20, 50, 30, 15]");
+        assert_eq!(p.pairs(), 120);
+        assert!((p.score() - 0.5625).abs() < 1e-12);
+        // Mean 0.5625, variance 0.063802 per pair: Elo 43.66, interval 12.03 .. 76.02.
+        let e = p.elo();
+        assert!((e.elo - 43.658).abs() < 1e-3, "{e:?}");
+        assert!((e.low - 12.031).abs() < 1e-3, "{e:?}");
+        assert!((e.high - 76.024).abs() < 1e-3, "{e:?}");
+        assert!(
+            (p.llr(0.0, 10.0) - 1.4966).abs() < 1e-3,
+            "{}",
+            p.llr(0.0, 10.0)
+        );
+        // Symmetric results: LLR 0 between symmetric hypotheses; no pairs or no spread: 0.
+        let even = Pentanomial {
+            counts: [3, 10, 20, 10, 3],
+        };
+        assert!(even.llr(-10.0, 10.0).abs() < 1e-12);
+        assert_eq!(Pentanomial::default().llr(0.0, 10.0), 0.0);
+        assert_eq!(
+            Pentanomial {
+                counts: [0, 0, 9, 0, 0]
+            }
+            .llr(0.0, 10.0),
+            0.0
+        );
+        let sprt: Sprt = "0,10".parse().unwrap();
+        assert_eq!(sprt.decide(3.0), SprtStatus::AcceptH1);
+        assert_eq!(sprt.decide(-3.0), SprtStatus::AcceptH0);
+        assert_eq!(sprt.decide(0.0), SprtStatus::Continue);
+    }
+
+    #[test]
+    fn pairs_form_in_any_order() {
+        let mut st = Standing::default();
+        st.add(1, Points::Win);
+        st.add(2, Points::Draw);
+        assert_eq!(st.pairs.pairs(), 0);
+        st.add(0, Points::Loss);
+        assert_eq!(st.pairs.counts, [0, 0, 1, 0, 0]);
+        st.add(3, Points::Win);
+        assert_eq!(st.pairs.counts, [0, 0, 1, 1, 0]);
+        assert_eq!(st.tally.games(), 4);
+        assert_eq!((st.tally.wins, st.tally.draws, st.tally.losses), (2, 1, 1));
     }
 
     #[test]
