@@ -3,18 +3,23 @@
 //! questions the protocols ask about the game (hash probes, perft, the draw or resign decision)
 //! and never prints.
 
+use crate::book::{Book, BookMove};
 use crate::eval::EvalChoice;
 use crate::judge::{History, Rules};
 use crate::movegen::legal_moves;
 use crate::moves::{IllegalMove, Move};
 use crate::nnue::Network;
-use crate::options::{EMBEDDED_NET, EngineOption, Evaluation, OptionError, OptionId, OptionSpec};
+use crate::options::{
+    EMBEDDED_BOOK, EMBEDDED_NET, EngineOption, Evaluation, OptionError, OptionId, OptionSpec,
+};
 use crate::position::Position;
 use crate::search::ordering::Heuristics;
 use crate::search::score::{MATE_BOUND, Score};
 use crate::search::time::Limits;
 use crate::search::tt::{Bound, TranspositionTable};
 use crate::search::{self, SearchConfig, SearchInfo, SearchResult, Signals};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -26,6 +31,9 @@ use std::time::Instant;
 pub enum Report {
     /// Progress after a completed depth.
     Info(SearchInfo),
+    /// The move comes from the opening book, with how masters fared with it; the `BestMove`
+    /// report follows.
+    Book(BookMove),
     /// The search has ended; the front end answers with this move.
     BestMove(SearchResult),
 }
@@ -83,6 +91,15 @@ const BLOCKED_DRAW_AT_MOST: i32 = 30;
 /// The deepest perft the engine runs for a protocol's debug command (deeper counts: `xq perft`).
 pub const MAX_PROTOCOL_PERFT: u32 = 4;
 
+/// The book settings and the random numbers its choices draw on.
+struct BookUse {
+    on: bool,
+    /// A book read from a file; `None` is the built-in book.
+    file: Option<Arc<Book>>,
+    variety: u32,
+    rng: SmallRng,
+}
+
 struct State {
     tt: TranspositionTable,
     heur: Box<Heuristics>,
@@ -97,6 +114,8 @@ pub struct Engine {
     net: Option<Arc<Network>>,
     /// Net or handcrafted (option `Evaluation`).
     evaluation: Evaluation,
+    /// The opening book and how it is used (options `OwnBook`, `BookFile`, `BookVariety`).
+    book: BookUse,
     state: Arc<Mutex<State>>,
     signals: Arc<Signals>,
     worker: Option<JoinHandle<()>>,
@@ -117,6 +136,17 @@ impl Engine {
             config: SearchConfig::default(),
             net: None,
             evaluation: Evaluation::Nnue,
+            book: BookUse {
+                on: false,
+                file: None,
+                variety: crate::book::DEFAULT_VARIETY,
+                // Seeded from the clock, so games from the same position differ.
+                rng: SmallRng::seed_from_u64(
+                    std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_nanos() as u64),
+                ),
+            },
             state: Arc::new(Mutex::new(State {
                 tt: TranspositionTable::new(1),
                 heur: Heuristics::new(),
@@ -178,8 +208,37 @@ impl Engine {
                 self.net = Some(net);
                 self.update_eval();
             }
+            EngineOption::OwnBook(on) => self.book.on = on,
+            EngineOption::BookFile(path) => {
+                self.book.file = if path.is_empty() || path == EMBEDDED_BOOK {
+                    None
+                } else {
+                    // On failure the current book stays.
+                    Some(Arc::new(Book::load(&path).map_err(|e| {
+                        OptionError::Rejected {
+                            name: OptionSpec::of(OptionId::BookFile).name.to_string(),
+                            reason: e.to_string(),
+                        }
+                    })?))
+                };
+            }
+            EngineOption::BookVariety(v) => self.book.variety = v.min(100),
         }
         Ok(())
+    }
+
+    /// The book move `go` would play now, if the book is on and has one: not for an infinite or
+    /// pondering search, nor when the root moves are restricted; never a banned move or one the
+    /// judge rules a lost repetition.
+    fn book_move(&mut self, limits: &Limits) -> Option<BookMove> {
+        if !self.book.on || limits.infinite || limits.ponder || !limits.search_moves.is_empty() {
+            return None;
+        }
+        let BookUse {
+            file, variety, rng, ..
+        } = &mut self.book;
+        let book = file.as_deref().unwrap_or_else(|| Book::embedded());
+        book.choose(&self.history, &self.banned, *variety, rng)
     }
 
     /// Makes the search settings follow the `Evaluation` and `EvalFile` options.
@@ -291,6 +350,21 @@ impl Engine {
         if !bad.is_empty() {
             return Err(self.not_legal(bad));
         }
+        if let Some(choice) = self.book_move(&limits) {
+            let worker = std::thread::Builder::new().spawn(move || {
+                reporter(Report::Book(choice));
+                reporter(Report::BestMove(SearchResult {
+                    best: Some(choice.mv),
+                    ponder: None,
+                    score: Score(0),
+                    depth: 0,
+                    nodes: 0,
+                    threads: 1,
+                }));
+            });
+            self.worker = Some(worker.map_err(|e| GoError::NoThread(e.to_string()))?);
+            return Ok(());
+        }
         self.signals.stop.store(false, Ordering::Relaxed);
         self.signals
             .pondering
@@ -340,6 +414,7 @@ impl Engine {
         for r in rx {
             match r {
                 Report::Info(info) => report(info),
+                Report::Book(_) => {}
                 Report::BestMove(result) => best = Some(result),
             }
         }

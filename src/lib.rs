@@ -7,6 +7,7 @@ pub mod arena;
 pub mod attacks;
 pub mod bench;
 pub mod bitboard;
+pub mod book;
 pub mod clip;
 pub mod engine;
 pub mod eval;

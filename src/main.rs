@@ -1,5 +1,5 @@
 //! The `xq` command line: with no subcommand the engine (UCCI or UCI on standard input), otherwise
-//! `referee`, `match`, `bench` and `perft`.
+//! `referee`, `match`, `book`, `bench` and `perft`.
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -43,6 +43,9 @@ enum Command {
     Referee(xq::referee::cli::RefereeArgs),
     /// Play engine-vs-engine games adjudicated by the WXF referee.
     Match(Box<xq::arena::cli::MatchArgs>),
+    /// Build an opening book from game records, or show a position's book moves.
+    #[command(subcommand)]
+    Book(xq::book::cli::BookCommand),
     /// Count the leaf nodes of the legal move tree to DEPTH plies.
     Perft {
         /// Depth in plies.
@@ -72,6 +75,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Referee(args)) => xq::referee::cli::run_cli(args),
         Some(Command::Match(args)) => xq::arena::cli::run_cli(*args),
+        Some(Command::Book(command)) => xq::book::cli::run_cli(command),
         Some(Command::Bench {
             depth,
             checks_only,

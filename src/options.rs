@@ -58,6 +58,12 @@ pub enum OptionId {
     Evaluation,
     /// The net file.
     EvalFile,
+    /// Play from the opening book.
+    OwnBook,
+    /// The book file.
+    BookFile,
+    /// How freely the book picks among its good moves.
+    BookVariety,
 }
 
 /// One option the engine understands.
@@ -138,7 +144,31 @@ pub const ENGINE_OPTIONS: &[OptionSpec] = &[
             default: EMBEDDED_NET,
         },
     },
+    OptionSpec {
+        id: Some(OptionId::OwnBook),
+        name: "OwnBook",
+        kind: OptionKind::Check { default: false },
+    },
+    OptionSpec {
+        id: Some(OptionId::BookFile),
+        name: "BookFile",
+        kind: OptionKind::Text {
+            default: EMBEDDED_BOOK,
+        },
+    },
+    OptionSpec {
+        id: Some(OptionId::BookVariety),
+        name: "BookVariety",
+        kind: OptionKind::Spin {
+            default: crate::book::DEFAULT_VARIETY as i64,
+            min: 0,
+            max: 100,
+        },
+    },
 ];
+
+/// The `BookFile` value naming the book built into the binary.
+pub const EMBEDDED_BOOK: &str = "<embedded>";
 
 /// The `EvalFile` value naming the net embedded in the binary.
 pub const EMBEDDED_NET: &str = "<embedded>";
@@ -171,6 +201,13 @@ pub enum EngineOption {
     Evaluation(Evaluation),
     /// The net file; [`EMBEDDED_NET`] (or empty) is the net built into the binary.
     EvalFile(String),
+    /// Play from the opening book.
+    OwnBook(bool),
+    /// The book file; [`EMBEDDED_BOOK`] (or empty) is the book built into the binary.
+    BookFile(String),
+    /// 0: the book's main line nearly always; 50: moves as often as masters played them; 100:
+    /// every good book move alike.
+    BookVariety(u32),
 }
 
 impl EngineOption {
@@ -207,6 +244,9 @@ impl EngineOption {
                 other => return Err(spec.mismatch(&OptionValue::Text(other.to_string()))),
             }),
             OptionId::EvalFile => EngineOption::EvalFile(spec.text(&value)?.to_string()),
+            OptionId::OwnBook => EngineOption::OwnBook(spec.bool(&value)?),
+            OptionId::BookFile => EngineOption::BookFile(spec.text(&value)?.to_string()),
+            OptionId::BookVariety => EngineOption::BookVariety(count(&value)? as u32),
         })
     }
 
@@ -325,6 +365,14 @@ impl OptionSpec {
         }
     }
 
+    /// A parsed value as on or off.
+    fn bool(&self, value: &OptionValue) -> Result<bool, OptionError> {
+        match value {
+            OptionValue::Bool(b) => Ok(*b),
+            other => Err(self.mismatch(other)),
+        }
+    }
+
     /// A parsed value as text.
     fn text<'v>(&self, value: &'v OptionValue) -> Result<&'v str, OptionError> {
         match value {
@@ -415,6 +463,9 @@ mod tests {
             OptionId::RepetitionRule,
             OptionId::Evaluation,
             OptionId::EvalFile,
+            OptionId::OwnBook,
+            OptionId::BookFile,
+            OptionId::BookVariety,
         ] {
             assert_eq!(OptionSpec::of(id).id, Some(id));
         }

@@ -305,6 +305,9 @@ fn ucci_golden_transcript() {
         < option evaluation type combo var nnue var handcrafted default nnue
         < option evalfile type string default <any>
         < option repetitionrule type combo var wxf var check-only default wxf
+        < option usebook type check default false
+        < option bookfiles type string default <any>
+        < option randomness type combo var none var small var medium var large default medium
         < ucciok
         > setoption promotion false
         > setoption ponder false
@@ -456,6 +459,9 @@ fn uci_options_announced() {
         "Move Overhead",
         "UCI_ShowWDL",
         "Clear Hash",
+        "OwnBook",
+        "BookFile",
+        "BookVariety",
     ] {
         let prefix = format!("option name {name} type ");
         assert!(
@@ -1423,4 +1429,71 @@ fn a_stop_after_the_search_ended_adds_no_answer() {
         xq.send("go depth 1");
         assert!(xq.best_move_line().starts_with("bestmove "));
     }
+}
+
+#[test]
+fn the_opening_book_answers_when_asked() {
+    let mut xq = Xq::start();
+    xq.script(
+        "
+        > uci
+        < id name xq <any>
+        < id author <any>
+        <* option name <any>
+        < uciok
+        > setoption name OwnBook value true
+        > position startpos
+        > go movetime 100
+        < info string book move <move> (played in <int> master games, scoring <any>
+        < bestmove <move>
+        > position startpos moves h2e2 h9g7
+        > go wtime 1000 btime 1000
+        < info string book move <move> (played in <int> master games, scoring <any>
+        < bestmove <move>
+        > go infinite
+        > stop
+        <* info depth <int> seldepth <any>
+        < bestmove <move> <ponder>
+        > position fen 3k5/9/9/9/9/9/9/9/4R4/4K4 w
+        > go depth 2
+        <* info depth <int> seldepth <any>
+        < bestmove <move> <ponder>
+        > setoption name BookFile value /nonexistent/book.xqb
+        < info string option BookFile: /nonexistent/book.xqb: cannot read: <any>
+        > setoption name OwnBook value false
+        > position startpos
+        > go depth 2
+        <* info depth <int> seldepth <any>
+        < bestmove <move> <ponder>
+        > quit
+        ",
+    );
+    let (status, stderr, _) = xq.wait(Duration::from_secs(5));
+    assert!(status.success(), "exit status {status}");
+    assert!(stderr.is_empty(), "stderr: {stderr}");
+
+    let mut xq = Xq::start();
+    xq.script(
+        "
+        > ucci
+        < id name xq
+        < id version <any>
+        < id author <any>
+        <* option <any>
+        < ucciok
+        > setoption usebook true
+        > setoption randomness none
+        > position startpos moves h2e2
+        > go time 1000
+        < info message book move <move> (played in <int> master games, scoring <any>
+        < bestmove <move>
+        > setoption randomness wild
+        < info message 'randomness' value 'wild' is not one of the allowed words
+        > quit
+        < bye
+        ",
+    );
+    let (status, stderr, _) = xq.wait(Duration::from_secs(5));
+    assert!(status.success(), "exit status {status}");
+    assert!(stderr.is_empty(), "stderr: {stderr}");
 }

@@ -450,6 +450,15 @@ impl<W: Write> Session<W> {
                 let line = dialect.info_line(&info);
                 self.write_line(&line)
             }
+            Report::Book(choice) => {
+                let line = dialect.message(&format!(
+                    "book move {} (played in {} master games, scoring {:.1} %)",
+                    choice.mv.text(dialect.ranks()),
+                    choice.games,
+                    100.0 * choice.score()
+                ));
+                self.write_line(&line)
+            }
             Report::BestMove(result) => {
                 let offer = self.engine.offer(active.last_score, active.draw_offered);
                 let ponder = self.engine.ponder_move(&result);

@@ -86,6 +86,10 @@ fn handshake() -> Vec<String> {
         engine_line("evaluation", OptionId::Evaluation),
         engine_line("evalfile", OptionId::EvalFile),
         engine_line("repetitionrule", OptionId::RepetitionRule),
+        "option usebook type check default false".to_string(),
+        engine_line("bookfiles", OptionId::BookFile),
+        "option randomness type combo var none var small var medium var large default medium"
+            .to_string(),
         "ucciok".to_string(),
     ]
 }
@@ -358,18 +362,33 @@ fn set_option(
                 ));
             }
         }
-        "usebook" | "useegtb" => {
+        "usebook" => {
+            engine.apply(EngineOption::OwnBook(parse_check(key, value)?))?;
+        }
+        "bookfiles" => set_engine_option(engine, OptionId::BookFile, value)?,
+        // How freely the book picks among its good moves.
+        "randomness" => {
+            let words = ["none", "small", "medium", "large"];
+            parse_combo(key, value, &words)?;
+            let word = value.unwrap_or("medium").to_ascii_lowercase();
+            let variety = match word.as_str() {
+                "none" => 0,
+                "small" => 25,
+                "medium" => 50,
+                _ => 100,
+            };
+            engine.apply(EngineOption::BookVariety(variety))?;
+        }
+        "useegtb" => {
             if parse_check(key, value)? {
-                return Ok(Some(format!(
-                    "{key}: this engine has no opening book or endgame tables"
-                )));
+                return Ok(Some(format!("{key}: this engine has no endgame tables")));
             }
         }
-        "bookfiles" | "egtbpaths" | "evalapi" => {
+        "egtbpaths" | "evalapi" => {
             return Ok(Some(format!("{key} is not used by this engine")));
         }
         // UCCI 3.0 options this engine does not announce: read, then said to change nothing.
-        "idle" | "pruning" | "knowledge" | "randomness" | "style" => {
+        "idle" | "pruning" | "knowledge" | "style" => {
             let words: &[&str] = if key == "style" {
                 &["solid", "normal", "risky"]
             } else {

@@ -9,6 +9,7 @@
 pub mod describe;
 pub mod dhtmlxq;
 pub mod encoding;
+pub mod files;
 pub mod notation;
 pub mod pgn;
 pub mod result;
@@ -187,6 +188,21 @@ impl GameRecord {
     /// The value of a tag, by case-insensitive name.
     pub fn tag(&self, name: &str) -> Option<&str> {
         tag(&self.tags, name)
+    }
+
+    /// The result as recorded: the `Result` tag (DhtmlXQ's own tag in a DhtmlXQ block), else the
+    /// result after the moves; `None` for `*` or none.
+    pub fn result_text(&self) -> Option<&str> {
+        self.tag("Result")
+            .or_else(|| self.tag("DhtmlXQResult"))
+            .map(str::trim)
+            .filter(|r| !r.is_empty() && *r != "*")
+            .or(self.result.as_deref().filter(|r| *r != "*"))
+    }
+
+    /// [`GameRecord::result_text`] read as a result.
+    pub fn recorded_result(&self) -> Option<RecordedResult> {
+        self.result_text().and_then(parse_result)
     }
 }
 

@@ -428,13 +428,7 @@ fn record_facts(record: &GameRecord, notes: Vec<String>) -> RecordFacts {
             .filter(|v| !v.is_empty())
             .map(str::to_string)
     };
-    let result = record
-        .tag("Result")
-        .or_else(|| record.tag("DhtmlXQResult"))
-        .map(str::trim)
-        .filter(|r| !r.is_empty() && *r != "*")
-        .or(record.result.as_deref().filter(|r| *r != "*"))
-        .map(str::to_string);
+    let result = record.result_text().map(str::to_string);
     RecordFacts {
         event: tag("Event").or_else(|| tag("Title")),
         red: tag("Red").or_else(|| tag("White")),
