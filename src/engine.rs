@@ -15,9 +15,10 @@ use crate::options::{
 use crate::position::Position;
 use crate::search::ordering::Heuristics;
 use crate::search::score::{MATE_BOUND, Score};
+use crate::search::skill::{MAX_LEVEL, Skill};
 use crate::search::time::Limits;
 use crate::search::tt::{Bound, TranspositionTable};
-use crate::search::{self, SearchConfig, SearchInfo, SearchResult, Signals};
+use crate::search::{self, CurrentMove, Progress, SearchConfig, SearchInfo, SearchResult, Signals};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::sync::atomic::Ordering;
@@ -31,6 +32,8 @@ use std::time::Instant;
 pub enum Report {
     /// Progress after a completed depth.
     Info(SearchInfo),
+    /// The root move the search has just started on (long searches).
+    CurrentMove(CurrentMove),
     /// The move comes from the opening book, with how masters fared with it; the `BestMove`
     /// report follows.
     Book(BookMove),
@@ -97,7 +100,24 @@ struct BookUse {
     /// A book read from a file; `None` is the built-in book.
     file: Option<Arc<Book>>,
     variety: u32,
-    rng: SmallRng,
+}
+
+/// The strength options: `Skill Level`, or `UCI_Elo` when `UCI_LimitStrength` is on.
+#[derive(Clone, Copy)]
+struct Strength {
+    level: u32,
+    limit: bool,
+    elo: i32,
+}
+
+impl Strength {
+    fn skill(self) -> Skill {
+        if self.limit {
+            Skill::for_elo(self.elo)
+        } else {
+            Skill::new(self.level)
+        }
+    }
 }
 
 struct State {
@@ -116,6 +136,9 @@ pub struct Engine {
     evaluation: Evaluation,
     /// The opening book and how it is used (options `OwnBook`, `BookFile`, `BookVariety`).
     book: BookUse,
+    strength: Strength,
+    /// Random numbers for the book and for play below full strength.
+    rng: SmallRng,
     state: Arc<Mutex<State>>,
     signals: Arc<Signals>,
     worker: Option<JoinHandle<()>>,
@@ -140,13 +163,18 @@ impl Engine {
                 on: false,
                 file: None,
                 variety: crate::book::DEFAULT_VARIETY,
-                // Seeded from the clock, so games from the same position differ.
-                rng: SmallRng::seed_from_u64(
-                    std::time::SystemTime::now()
-                        .duration_since(std::time::UNIX_EPOCH)
-                        .map_or(0, |d| d.as_nanos() as u64),
-                ),
             },
+            strength: Strength {
+                level: MAX_LEVEL,
+                limit: false,
+                elo: crate::options::MAX_ELO as i32,
+            },
+            // Seeded from the clock, so games from the same position differ.
+            rng: SmallRng::seed_from_u64(
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos() as u64),
+            ),
             state: Arc::new(Mutex::new(State {
                 tt: TranspositionTable::new(1),
                 heur: Heuristics::new(),
@@ -223,6 +251,9 @@ impl Engine {
                 };
             }
             EngineOption::BookVariety(v) => self.book.variety = v.min(100),
+            EngineOption::SkillLevel(level) => self.strength.level = level.min(MAX_LEVEL),
+            EngineOption::LimitStrength(on) => self.strength.limit = on,
+            EngineOption::Elo(elo) => self.strength.elo = elo,
         }
         Ok(())
     }
@@ -234,11 +265,17 @@ impl Engine {
         if !self.book.on || limits.infinite || limits.ponder || !limits.search_moves.is_empty() {
             return None;
         }
-        let BookUse {
-            file, variety, rng, ..
-        } = &mut self.book;
-        let book = file.as_deref().unwrap_or_else(|| Book::embedded());
-        book.choose(&self.history, &self.banned, *variety, rng)
+        let book = self
+            .book
+            .file
+            .as_deref()
+            .unwrap_or_else(|| Book::embedded());
+        book.choose(
+            &self.history,
+            &self.banned,
+            self.book.variety,
+            &mut self.rng,
+        )
     }
 
     /// Makes the search settings follow the `Evaluation` and `EvalFile` options.
@@ -370,16 +407,26 @@ impl Engine {
             .pondering
             .store(limits.ponder, Ordering::Relaxed);
         self.signals.clock.reset();
-        let (history, banned, config) = (
+        let (history, banned, mut config) = (
             self.history.clone(),
             self.banned.clone(),
             self.config.clone(),
         );
+        // Below full strength: capped limits and more lines to choose from; the client still
+        // sees only the lines it asked for.
+        let skill = self.strength.skill();
+        let limits = skill.limit(limits);
+        let shown = config.multipv;
+        if !skill.is_full() {
+            config.multipv = config.multipv.max(crate::search::skill::LINES);
+        }
+        let mut rng = SmallRng::from_rng(&mut self.rng);
         let (state, signals) = (self.state.clone(), self.signals.clone());
         let worker = std::thread::Builder::new().spawn(move || {
             let mut guard = state.lock().unwrap_or_else(|e| e.into_inner());
             let State { tt, heur } = &mut *guard;
-            let result = search::search(
+            let mut lines: Vec<SearchInfo> = Vec::new();
+            let mut result = search::search(
                 &history,
                 &banned,
                 &limits,
@@ -387,9 +434,30 @@ impl Engine {
                 tt,
                 &signals,
                 heur,
-                &mut |info| reporter(Report::Info(info)),
+                &mut |progress| match progress {
+                    Progress::Line(info) => {
+                        if !skill.is_full() {
+                            // Each depth's lines come best first.
+                            if info.multipv == 1 {
+                                lines.clear();
+                            }
+                            lines.push(info.clone());
+                        }
+                        if info.multipv as usize <= shown {
+                            reporter(Report::Info(info));
+                        }
+                    }
+                    Progress::CurrentMove(current) => reporter(Report::CurrentMove(current)),
+                },
             );
             drop(guard);
+            if let Some(line) = skill.choose(&lines, &mut rng).and_then(|i| lines.get(i))
+                && let Some(&first) = line.pv.first()
+            {
+                result.best = Some(first);
+                result.ponder = line.pv.get(1).copied();
+                result.score = line.score;
+            }
             reporter(Report::BestMove(result));
         });
         self.worker = Some(worker.map_err(|e| GoError::NoThread(e.to_string()))?);
@@ -414,7 +482,7 @@ impl Engine {
         for r in rx {
             match r {
                 Report::Info(info) => report(info),
-                Report::Book(_) => {}
+                Report::Book(_) | Report::CurrentMove(_) => {}
                 Report::BestMove(result) => best = Some(result),
             }
         }

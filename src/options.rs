@@ -64,6 +64,12 @@ pub enum OptionId {
     BookFile,
     /// How freely the book picks among its good moves.
     BookVariety,
+    /// Strength level, 0 to 20.
+    SkillLevel,
+    /// Play at the strength `UCI_Elo` asks for instead of `Skill Level`.
+    LimitStrength,
+    /// The strength asked for with `UCI_LimitStrength`.
+    Elo,
 }
 
 /// One option the engine understands.
@@ -165,7 +171,37 @@ pub const ENGINE_OPTIONS: &[OptionSpec] = &[
             max: 100,
         },
     },
+    OptionSpec {
+        id: Some(OptionId::SkillLevel),
+        name: "Skill Level",
+        kind: OptionKind::Spin {
+            default: crate::search::skill::MAX_LEVEL as i64,
+            min: 0,
+            max: crate::search::skill::MAX_LEVEL as i64,
+        },
+    },
+    OptionSpec {
+        id: Some(OptionId::LimitStrength),
+        name: "UCI_LimitStrength",
+        kind: OptionKind::Check { default: false },
+    },
+    OptionSpec {
+        id: Some(OptionId::Elo),
+        name: "UCI_Elo",
+        kind: OptionKind::Spin {
+            default: MAX_ELO,
+            min: MIN_ELO,
+            max: MAX_ELO,
+        },
+    },
 ];
+
+/// The range of `UCI_Elo`: the measured strengths of level 0 and level 20 (see
+/// [`crate::search::skill::ELO_OF_LEVEL`]).
+pub const MIN_ELO: i64 = crate::search::skill::ELO_OF_LEVEL[0].1 as i64;
+/// See [`MIN_ELO`].
+pub const MAX_ELO: i64 =
+    crate::search::skill::ELO_OF_LEVEL[crate::search::skill::ELO_OF_LEVEL.len() - 1].1 as i64;
 
 /// The `BookFile` value naming the book built into the binary.
 pub const EMBEDDED_BOOK: &str = "<embedded>";
@@ -208,6 +244,12 @@ pub enum EngineOption {
     /// 0: the book's main line nearly always; 50: moves as often as masters played them; 100:
     /// every good book move alike.
     BookVariety(u32),
+    /// Strength level, 0 to 20.
+    SkillLevel(u32),
+    /// Play at the strength of `UCI_Elo` instead of `Skill Level`.
+    LimitStrength(bool),
+    /// The strength asked for with `UCI_LimitStrength`.
+    Elo(i32),
 }
 
 impl EngineOption {
@@ -247,6 +289,9 @@ impl EngineOption {
             OptionId::OwnBook => EngineOption::OwnBook(spec.bool(&value)?),
             OptionId::BookFile => EngineOption::BookFile(spec.text(&value)?.to_string()),
             OptionId::BookVariety => EngineOption::BookVariety(count(&value)? as u32),
+            OptionId::SkillLevel => EngineOption::SkillLevel(count(&value)? as u32),
+            OptionId::LimitStrength => EngineOption::LimitStrength(spec.bool(&value)?),
+            OptionId::Elo => EngineOption::Elo(spec.int(&value)? as i32),
         })
     }
 
@@ -466,6 +511,9 @@ mod tests {
             OptionId::OwnBook,
             OptionId::BookFile,
             OptionId::BookVariety,
+            OptionId::SkillLevel,
+            OptionId::LimitStrength,
+            OptionId::Elo,
         ] {
             assert_eq!(OptionSpec::of(id).id, Some(id));
         }

@@ -1497,3 +1497,35 @@ fn the_opening_book_answers_when_asked() {
     assert!(status.success(), "exit status {status}");
     assert!(stderr.is_empty(), "stderr: {stderr}");
 }
+
+#[test]
+fn skill_levels_search_less_and_show_only_the_lines_asked_for() {
+    let mut xq = Xq::start();
+    xq.script(
+        "
+        > uci
+        < id name xq <any>
+        < id author <any>
+        <* option name <any>
+        < uciok
+        > setoption name Skill Level value 0
+        > position startpos moves h2e2
+        > go depth 12
+        < info depth 1 seldepth <int> multipv 1 score <any>
+        < bestmove <move> <ponder>
+        > setoption name Skill Level value 6
+        > go wtime 60000 btime 60000
+        <* info depth <int> seldepth <int> multipv 1 score <any>
+        < bestmove <move> <ponder>
+        > setoption name UCI_LimitStrength value true
+        > setoption name UCI_Elo value 100000
+        < info string option UCI_Elo: value \"100000\" is not an integer from <int> to <int>
+        > setoption name Skill Level value 21
+        < info string option Skill Level: value \"21\" is not an integer from 0 to 20
+        > quit
+        ",
+    );
+    let (status, stderr, _) = xq.wait(Duration::from_secs(5));
+    assert!(status.success(), "exit status {status}");
+    assert!(stderr.is_empty(), "stderr: {stderr}");
+}

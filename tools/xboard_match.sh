@@ -10,7 +10,9 @@
 # Usage: tools/xboard_match.sh [ucci|cyclone]...     (default: both)
 # Environment: GAMES (10), TC (XBoard time options, default "-tc 0:10 -inc 0"),
 #              PONDER (false; true lets both engines think on the opponent's time),
-#              XQ (engine binary; default: build target/release/xq), OUT (target/xboard).
+#              XQ (engine binary; default: build target/release/xq), OUT (target/xboard),
+#              OPTIONS (engine options for xq, "Name=value,Name=value", e.g. "Skill Level=0";
+#              UCI names in cyclone mode).
 # Not run by CI: it takes minutes and needs the packages above.
 set -u
 
@@ -51,7 +53,7 @@ for mode in "${MODES[@]}"; do
     # shellcheck disable=SC2086 # TC holds several options
     (cd "$dir" && timeout $((GAMES * 120 + 60)) xvfb-run -a /usr/games/xboard -noGUI \
         -popupExitMessage false -soundProgram /bin/true -variant xiangqi \
-        -fcp "/usr/games/uci2wb debug -var xiangqi $flag $XQ" \
+        -fcp "/usr/games/uci2wb debug -var xiangqi $flag $XQ" ${OPTIONS:+-firstOptions "$OPTIONS"} \
         -scp /usr/games/maxqi \
         -mm -mg "$GAMES" $TC -ponderNextMove "$PONDER" -autoCallFlag true \
         -testClaims true -checkMates true -repeatsToDraw 3 \

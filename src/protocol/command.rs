@@ -76,6 +76,8 @@ pub(super) enum Command {
     Flip,
     /// UCI `debug on|off`.
     Debug(bool),
+    /// `bench [depth]`: the bench positions searched on a fresh engine; the node signature.
+    Bench(Option<u32>),
 }
 
 impl Command {
@@ -110,9 +112,26 @@ impl Command {
             Command::Eval => "eval",
             Command::Flip => "flip",
             Command::Debug(_) => "debug",
+            Command::Bench(_) => "bench",
         }
     }
 }
+
+/// Reads `bench [depth]` (the words after `bench`).
+pub(super) fn parse_bench(rest: &[&str]) -> Result<Command, CommandError> {
+    match rest {
+        [] => Ok(Command::Bench(None)),
+        [depth] => super::words::parse_count("depth", Some(depth), "bench", MAX_BENCH_DEPTH as u64)
+            .map(|d| Command::Bench(Some(d as u32))),
+        [_, extra, ..] => Err(CommandError::Unexpected {
+            command: "bench",
+            word: super::words::clip(extra),
+        }),
+    }
+}
+
+/// The deepest `bench` the protocols run (a deeper one would hold the session for minutes).
+pub(super) const MAX_BENCH_DEPTH: u32 = 16;
 
 /// Why a line was not carried out. The protocol prints these as `info` lines and goes on.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,7 +5,7 @@ use super::command::{Command, CommandError};
 use super::{ucci, uci};
 use crate::engine::{Engine, Offer};
 use crate::moves::{Move, RankStyle};
-use crate::search::{SearchInfo, SearchResult};
+use crate::search::{CurrentMove, SearchInfo, SearchResult};
 use crate::square::Color;
 
 /// What differs between the protocols: how lines are read and written, and the settings only one
@@ -33,6 +33,16 @@ pub(super) trait Dialect {
 
     /// An `info` line for one completed depth and line.
     fn info_line(&self, info: &SearchInfo) -> String;
+
+    /// An `info` line naming the root move a long search has just started on.
+    fn current_move_line(&self, current: &CurrentMove) -> String {
+        format!(
+            "info depth {} currmove {} currmovenumber {}",
+            current.depth,
+            current.mv.text(self.ranks()),
+            current.number
+        )
+    }
 
     /// The lines ending a search: the best move with what the engine offers, or the protocol's
     /// answer when there is no move.

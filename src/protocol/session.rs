@@ -302,6 +302,21 @@ impl<W: Write> Session<W> {
             }
             Command::Flip => self.engine.flip(),
             Command::Debug(on) => dialect.set_debug(on),
+            Command::Bench(depth) => {
+                let depth = depth.unwrap_or(crate::bench::DEFAULT_DEPTH);
+                let result = crate::bench::run(depth);
+                let nps = result.nodes as u128 * 1000 / result.millis.max(1);
+                let lines = vec![
+                    dialect.message(&format!(
+                        "bench depth {depth}: {} positions, {} ms",
+                        result.per_position.len(),
+                        result.millis
+                    )),
+                    dialect.message(&format!("Nodes searched: {}", result.nodes)),
+                    dialect.message(&format!("{} nodes {nps} nps", result.nodes)),
+                ];
+                self.write_lines(lines)?;
+            }
         }
         Ok(Flow::Continue)
     }
@@ -448,6 +463,10 @@ impl<W: Write> Session<W> {
                     active.last_score = Some(info.score);
                 }
                 let line = dialect.info_line(&info);
+                self.write_line(&line)
+            }
+            Report::CurrentMove(current) => {
+                let line = dialect.current_move_line(&current);
                 self.write_line(&line)
             }
             Report::Book(choice) => {

@@ -137,6 +137,7 @@ fn parse_words(line: &str, millis: bool) -> Result<Command, CommandError> {
             RankStyle::ZeroToNine,
         )?)),
         "quit" => expect_end("quit", rest, Command::Quit),
+        "bench" => super::command::parse_bench(rest),
         // Not in UCCI 3.0, but clients send it; UCI2WB in UCCI mode sends `uxinewgame`.
         "uccinewgame" | "uxinewgame" => expect_end("uccinewgame", rest, Command::NewGame),
         other => Err(CommandError::Unknown(clip(other))),

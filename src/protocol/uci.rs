@@ -120,6 +120,7 @@ fn parse(line: &str, ranks: RankStyle, side: Color) -> Result<Command, CommandEr
         "stop" => expect_end("stop", rest, Command::Stop),
         "ponderhit" => expect_end("ponderhit", rest, Command::PonderHit { draw: false }),
         "quit" => expect_end("quit", rest, Command::Quit),
+        "bench" => super::command::parse_bench(rest),
         "d" => expect_end("d", rest, Command::Show),
         "eval" => expect_end("eval", rest, Command::Eval),
         "flip" => expect_end("flip", rest, Command::Flip),
@@ -355,7 +356,10 @@ fn wdl(score: Score) -> (u32, u32, u32) {
 /// An `info` line for one completed depth and line.
 fn info_line(info: &SearchInfo, s: &Uci) -> String {
     let ms = info.time.as_millis();
-    let nps = (info.nodes as u128 * 1000).checked_div(ms).unwrap_or(0);
+    // From microseconds, so a search of under a millisecond still shows a rate, never 0 for
+    // nodes searched.
+    let micros = info.time.as_micros().max(1);
+    let nps = (info.nodes as u128 * 1_000_000 / micros).max(u128::from(info.nodes > 0));
     let mut line = format!(
         "info depth {} seldepth {} multipv {} score {}",
         info.depth, info.seldepth, info.multipv, info.score

@@ -1,9 +1,9 @@
 //! PVS negamax and quiescence search, with the WXF judge ruling repetitions inside the tree.
 
-use super::Searcher;
 use super::ordering::{MAX_PLY, MovePicker, see};
 use super::score::{self, DRAW, INFINITE, MATE_BOUND, REPETITION_LOSS, Score};
 use super::tt::Bound;
+use super::{CurrentMove, Progress, SHOW_CURRENT_MOVE_AFTER, Searcher};
 use crate::attacks::{horse_attackers_to, pawn_attackers_to, rook_attacks};
 use crate::bitboard::Bitboard;
 use crate::judge::{Verdict, judge_in_search};
@@ -29,7 +29,11 @@ fn reductions() -> &'static [[i32; 64]; 64] {
 
 impl Searcher<'_> {
     /// Searches the root with an aspiration window around the previous score.
-    pub(crate) fn search_root_with_aspiration(&mut self, depth: i32) {
+    pub(crate) fn search_root_with_aspiration(
+        &mut self,
+        depth: i32,
+        report: &mut dyn FnMut(Progress),
+    ) {
         let previous = self.root_moves[self.pv_index].previous;
         let mut delta = 25;
         let (mut alpha, mut beta) = if depth >= 5 && previous.abs() < MATE_BOUND {
@@ -41,7 +45,7 @@ impl Searcher<'_> {
             (-INFINITE, INFINITE)
         };
         loop {
-            let value = self.search_root(alpha, beta, depth);
+            let value = self.search_root(alpha, beta, depth, report);
             if self.stopped {
                 return;
             }
@@ -62,11 +66,24 @@ impl Searcher<'_> {
     }
 
     /// One root iteration over the root moves from `pv_index` on, best previous first.
-    fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
+    fn search_root(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        depth: i32,
+        report: &mut dyn FnMut(Progress),
+    ) -> i32 {
         let mut best = -INFINITE;
         let in_check = self.history.position().in_check();
         for i in self.pv_index..self.root_moves.len() {
             let m = self.root_moves[i].mv;
+            if self.main && self.start.elapsed() >= SHOW_CURRENT_MOVE_AFTER {
+                report(Progress::CurrentMove(CurrentMove {
+                    depth: depth as u32,
+                    mv: m,
+                    number: i as u32 + 1,
+                }));
+            }
             self.nodes += 1;
             self.eval.push_move(self.history.position(), m);
             self.history.push_legal(m);

@@ -4,6 +4,7 @@
 pub mod alphabeta;
 pub mod ordering;
 pub mod score;
+pub mod skill;
 pub mod time;
 pub mod tt;
 
@@ -63,6 +64,29 @@ pub struct SearchInfo {
     /// The line.
     pub pv: Vec<Move>,
 }
+
+/// The root move the search has just started on (shown on long searches).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CurrentMove {
+    /// The depth being searched.
+    pub depth: u32,
+    /// The root move.
+    pub mv: Move,
+    /// Its place in the root's order, from 1.
+    pub number: u32,
+}
+
+/// What a search tells its caller while it runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// A line of a completed depth; after a stop, the best line found so far.
+    Line(SearchInfo),
+    /// The root move now searched, once the search has run [`SHOW_CURRENT_MOVE_AFTER`].
+    CurrentMove(CurrentMove),
+}
+
+/// Searches longer than this report each root move as they start it.
+pub const SHOW_CURRENT_MOVE_AFTER: Duration = Duration::from_secs(3);
 
 /// The outcome of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,6 +151,8 @@ pub struct Searcher<'a> {
     pub(crate) pv_index: usize,
     pub(crate) helper_offset: i32,
     pub(crate) completed_depth: u32,
+    /// Nodes between checks of the limits.
+    pub(crate) check_every: u64,
 }
 
 impl<'a> Searcher<'a> {
@@ -155,6 +181,7 @@ impl<'a> Searcher<'a> {
             })
             .collect();
         let budget = Budget::new(&limits, config.move_overhead);
+        let check_every = limits.nodes.map_or(1024, |n| (n / 16).clamp(16, 1024));
         let eval = Evaluator::new(&config.eval, history.position());
         Searcher {
             history,
@@ -179,6 +206,7 @@ impl<'a> Searcher<'a> {
             pv_index: 0,
             helper_offset: 0,
             completed_depth: 0,
+            check_every,
         }
     }
 
@@ -188,8 +216,9 @@ impl<'a> Searcher<'a> {
         if self.stopped {
             return true;
         }
-        // Every 1024 nodes or so (the counter moves by more than one between calls).
-        if self.nodes - self.reported_nodes >= 1024 {
+        // Every 1024 nodes or so (the counter moves by more than one between calls), more often
+        // under a small node limit so that it is kept.
+        if self.nodes - self.reported_nodes >= self.check_every {
             let new = self.nodes - self.reported_nodes;
             self.reported_nodes = self.nodes;
             let total = self.signals.nodes.fetch_add(new, Ordering::Relaxed) + new;
@@ -222,7 +251,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// Iterative deepening. The main thread reports after each completed depth.
-    fn iterate(&mut self, report: &mut dyn FnMut(SearchInfo)) -> (u32, usize) {
+    fn iterate(&mut self, report: &mut dyn FnMut(Progress)) -> (u32, usize) {
         let max_depth = self
             .limits
             .depth
@@ -241,7 +270,7 @@ impl<'a> Searcher<'a> {
             for pv_index in 0..multipv {
                 self.pv_index = pv_index;
                 self.seldepth = 0;
-                self.search_root_with_aspiration(depth);
+                self.search_root_with_aspiration(depth, report);
                 if self.stopped {
                     break;
                 }
@@ -259,7 +288,7 @@ impl<'a> Searcher<'a> {
                 self.flush_nodes();
                 for i in 0..multipv {
                     let rm = &self.root_moves[i];
-                    report(SearchInfo {
+                    report(Progress::Line(SearchInfo {
                         depth: depth as u32,
                         seldepth: self.seldepth.max(depth as usize) as u32,
                         multipv: i as u32 + 1,
@@ -268,7 +297,7 @@ impl<'a> Searcher<'a> {
                         time: self.start.elapsed(),
                         hashfull: self.tt.hashfull(),
                         pv: rm.pv.clone(),
-                    });
+                    }));
                 }
                 if self.time_to_stop_after_iteration() {
                     break;
@@ -299,7 +328,7 @@ pub fn search(
     tt: &TranspositionTable,
     signals: &Signals,
     heur: &mut Box<Heuristics>,
-    report: &mut dyn FnMut(SearchInfo),
+    report: &mut dyn FnMut(Progress),
 ) -> SearchResult {
     let start = Instant::now();
     if !limits.ponder {
@@ -366,6 +395,23 @@ pub fn search(
         }
         main.flush_nodes();
         let rm = main.root_moves.get(best_index);
+        // A search stopped inside an iteration ends with the line it will play, so a client
+        // that shows the last line shows the move that comes.
+        if main.stopped
+            && depth > 0
+            && let Some(rm) = rm
+        {
+            report(Progress::Line(SearchInfo {
+                depth,
+                seldepth: main.seldepth.max(depth as usize) as u32,
+                multipv: 1,
+                score: Score(rm.score),
+                nodes: signals.nodes.load(Ordering::Relaxed),
+                time: start.elapsed(),
+                hashfull: tt.hashfull(),
+                pv: rm.pv.clone(),
+            }));
+        }
         let result = SearchResult {
             best: rm.map(|r| r.mv),
             ponder: rm.and_then(|r| r.pv.get(1).copied()),

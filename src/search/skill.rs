@@ -1,0 +1,233 @@
+//! Playing below full strength (UCI `Skill Level`, `UCI_LimitStrength` + `UCI_Elo`) in the ways a
+//! weaker player is weaker: a shallower search with fewer nodes, and now and then a move a little
+//! worse than the best of a few candidate lines — never a move chosen at random from all moves.
+//!
+//! Level 20 is the full engine. Below it the search is capped at depth `1 + level` and
+//! `100 · 1.5^level` nodes (100 at level 0, about 5,800 at 10, 220,000 at 19), runs [`LINES`]
+//! lines, and the move is drawn from the lines scoring within `6 · (20 − level)` centipawns of
+//! the best, each weighted by how far it stands above that floor. A mate found is always played, and a line that is mated is never chosen while
+//! another is not.
+
+use super::SearchInfo;
+use super::time::Limits;
+use rand::Rng;
+
+/// The strongest level: the engine unchanged.
+pub const MAX_LEVEL: u32 = 20;
+/// Lines searched below full strength to choose from.
+pub const LINES: usize = 4;
+
+/// The measured strength of the even levels (README's level table): `(level, Elo)` on a scale
+/// where Debian's Fairy-Stockfish 11.1 at full strength is 2500, at 2 s + 0.02 s a game. Each
+/// level played the next even one 30 games, and level 20 played Fairy-Stockfish 40 games.
+pub const ELO_OF_LEVEL: &[(u32, i32)] = &[
+    (0, 505),
+    (2, 600),
+    (4, 600),
+    (6, 747),
+    (8, 909),
+    (10, 1188),
+    (12, 1513),
+    (14, 1661),
+    (16, 1986),
+    (18, 2265),
+    (20, 2617),
+];
+
+/// A strength level, 0 to [`MAX_LEVEL`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Skill {
+    level: u32,
+}
+
+impl Default for Skill {
+    fn default() -> Skill {
+        Skill { level: MAX_LEVEL }
+    }
+}
+
+impl Skill {
+    /// The skill of `level` (levels above the top are the top).
+    pub fn new(level: u32) -> Skill {
+        Skill {
+            level: level.min(MAX_LEVEL),
+        }
+    }
+
+    /// The level whose measured strength is the highest not above `elo` (the lowest level below
+    /// the table).
+    pub fn for_elo(elo: i32) -> Skill {
+        let level = ELO_OF_LEVEL
+            .iter()
+            .rev()
+            .find(|&&(_, e)| e <= elo)
+            .map_or(0, |&(level, _)| level);
+        Skill::new(level)
+    }
+
+    /// The level.
+    pub fn level(self) -> u32 {
+        self.level
+    }
+
+    /// Whether this is the full engine.
+    pub fn is_full(self) -> bool {
+        self.level >= MAX_LEVEL
+    }
+
+    /// The deepest search at this level.
+    pub fn max_depth(self) -> u32 {
+        1 + self.level
+    }
+
+    /// The most nodes searched at this level.
+    pub fn max_nodes(self) -> u64 {
+        (100.0 * 1.5f64.powi(self.level as i32)) as u64
+    }
+
+    /// How far below the best line, in centipawns, a line may score and still be played.
+    pub fn margin(self) -> i32 {
+        6 * (MAX_LEVEL - self.level) as i32
+    }
+
+    /// `limits` capped for this level (unchanged at full strength).
+    pub fn limit(self, mut limits: Limits) -> Limits {
+        if self.is_full() {
+            return limits;
+        }
+        limits.depth = Some(
+            limits
+                .depth
+                .map_or(self.max_depth(), |d| d.min(self.max_depth())),
+        );
+        limits.nodes = Some(
+            limits
+                .nodes
+                .map_or(self.max_nodes(), |n| n.min(self.max_nodes())),
+        );
+        limits
+    }
+
+    /// Which of `lines` (the last completed depth's lines, best first) to play.
+    pub fn choose(self, lines: &[SearchInfo], rng: &mut impl Rng) -> Option<usize> {
+        let best = lines.first()?;
+        if self.is_full() || best.score.is_mate() && best.score.0 > 0 {
+            return Some(0);
+        }
+        let floor = best.score.0 - self.margin();
+        let weights: Vec<i64> = lines
+            .iter()
+            .map(|l| {
+                let mated = l.score.is_mate() && l.score.0 < 0;
+                if l.pv.is_empty() || (mated && !best.score.is_mate()) || l.score.0 < floor {
+                    0
+                } else {
+                    i64::from(l.score.0 - floor) + 1
+                }
+            })
+            .collect();
+        let total: i64 = weights.iter().sum();
+        if total <= 0 {
+            return Some(0);
+        }
+        let mut pick = rng.random_range(0..total);
+        for (i, w) in weights.iter().enumerate() {
+            if pick < *w {
+                return Some(i);
+            }
+            pick -= w;
+        }
+        Some(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::{MATE, Score};
+    use rand::SeedableRng;
+    use rand::rngs::SmallRng;
+    use std::time::Duration;
+
+    fn line(multipv: u32, score: i32, mv: &str) -> SearchInfo {
+        SearchInfo {
+            depth: 3,
+            seldepth: 3,
+            multipv,
+            score: Score(score),
+            nodes: 100,
+            time: Duration::ZERO,
+            hashfull: 0,
+            pv: vec![mv.parse().unwrap()],
+        }
+    }
+
+    #[test]
+    fn caps_grow_with_the_level() {
+        assert_eq!(Skill::new(0).max_depth(), 1);
+        assert_eq!(Skill::new(10).max_depth(), 11);
+        assert_eq!(Skill::new(0).max_nodes(), 100);
+        assert!(Skill::new(19).max_nodes() > Skill::new(1).max_nodes());
+        assert_eq!(Skill::new(20).margin(), 0);
+        assert_eq!(Skill::new(99), Skill::default());
+        let capped = Skill::new(4).limit(Limits::to_depth(30));
+        assert_eq!((capped.depth, capped.nodes), (Some(5), Some(506)));
+        let full = Skill::default().limit(Limits::to_depth(30));
+        assert_eq!((full.depth, full.nodes), (Some(30), None));
+    }
+
+    #[test]
+    fn weaker_levels_sometimes_play_a_worse_line_but_never_a_far_worse_one() {
+        let lines = [
+            line(1, 100, "h2e2"),
+            line(2, 60, "b2e2"),
+            line(3, -500, "c3c4"),
+            line(4, 90, "h0g2"),
+        ];
+        let mut rng = SmallRng::seed_from_u64(5);
+        let mut counts = [0; 4];
+        for _ in 0..1000 {
+            counts[Skill::new(0).choose(&lines, &mut rng).unwrap()] += 1;
+        }
+        // Margin 120: the floor is -20; weights 121, 81, 0, 111.
+        assert_eq!(counts[2], 0, "{counts:?}");
+        assert!(
+            counts.iter().enumerate().all(|(i, &c)| i == 2 || c > 200),
+            "{counts:?}"
+        );
+        // Level 19: margin 6, floor 94: only the best line.
+        for _ in 0..200 {
+            assert_eq!(Skill::new(19).choose(&lines, &mut rng), Some(0));
+        }
+        assert_eq!(Skill::default().choose(&lines, &mut rng), Some(0));
+    }
+
+    #[test]
+    fn mates_are_played_and_mated_lines_avoided() {
+        let mut rng = SmallRng::seed_from_u64(6);
+        let mate = [line(1, MATE - 3, "h2e2"), line(2, 50, "b2e2")];
+        for _ in 0..100 {
+            assert_eq!(Skill::new(0).choose(&mate, &mut rng), Some(0));
+        }
+        let mated = [line(1, 20, "h2e2"), line(2, -MATE + 4, "b2e2")];
+        for _ in 0..100 {
+            assert_eq!(Skill::new(0).choose(&mated, &mut rng), Some(0));
+        }
+        assert_eq!(Skill::new(3).choose(&[], &mut rng), None);
+    }
+
+    #[test]
+    fn elo_picks_the_level_below() {
+        assert_eq!(Skill::for_elo(i32::MIN).level(), 0);
+        let (top_level, top_elo) = *ELO_OF_LEVEL.last().unwrap();
+        assert_eq!(Skill::for_elo(top_elo).level(), top_level);
+        assert_eq!(Skill::for_elo(1200).level(), 10);
+        assert_eq!(Skill::for_elo(1187).level(), 8);
+        // The table rises with the level, so a higher Elo never gives a lower level.
+        assert!(
+            ELO_OF_LEVEL
+                .windows(2)
+                .all(|w| w[0].0 < w[1].0 && w[0].1 <= w[1].1)
+        );
+    }
+}
