@@ -1529,3 +1529,51 @@ fn skill_levels_search_less_and_show_only_the_lines_asked_for() {
     assert!(status.success(), "exit status {status}");
     assert!(stderr.is_empty(), "stderr: {stderr}");
 }
+
+#[test]
+fn a_stopped_search_ends_with_the_line_of_its_move() {
+    let mut xq = Xq::start();
+    xq.send("uci");
+    xq.until(|l| l == "uciok");
+    xq.send("position startpos moves h2e2 h9g7");
+    xq.send("go infinite");
+    std::thread::sleep(Duration::from_millis(700));
+    xq.send("stop");
+    let lines = xq.until(|l| l.starts_with("bestmove"));
+    let best = lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth") && l.contains(" pv "))
+        .expect("info lines before the move");
+    let first_pv_move = last_info
+        .split(" pv ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next();
+    assert_eq!(first_pv_move, Some(best.as_str()), "{lines:#?}");
+    // nps is never 0 once nodes were searched.
+    for l in lines
+        .iter()
+        .filter(|l| l.starts_with("info depth") && l.contains(" nps "))
+    {
+        let nps = l
+            .split(" nps ")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap();
+        assert_ne!(nps, "0", "{l}");
+    }
+    xq.send("quit");
+    let (status, _, _) = xq.wait(Duration::from_secs(5));
+    assert!(status.success());
+}
