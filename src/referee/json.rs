@@ -106,6 +106,7 @@ pub fn report_json(r: &GameReport) -> Value {
         "ply": r.decision().map(|d| d.ply),
         "provisional": ruling.is_some_and(|x| x.provisional),
         "violator": ruling.and_then(|x| x.violator).map(|c| c.name()),
+        "rule": r.rule_cited(),
         "chased": chased,
         "cycles": cycles,
         "ruled_fen": ruling.map(|x| x.ruled.to_string()),

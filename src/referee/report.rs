@@ -291,6 +291,12 @@ impl GameReport {
         self.ruling().map(|r| &r.decision)
     }
 
+    /// The rule-book rule the ruling rests on, with the nearest WXF manual diagram, when one fits.
+    pub fn rule_cited(&self) -> Option<&'static str> {
+        let ruling = self.ruling()?;
+        rule_citation(&ruling.decision, &ruling.cycles)
+    }
+
     /// The referee's result: the decision's verdict, or undecided.
     pub fn result(&self) -> Verdict {
         self.decision().map_or(Verdict::Undecided, |d| d.verdict)

@@ -1,0 +1,595 @@
+//! The Python module `xq`: a thin binding of the Rust crate's rules (positions, legal moves, move
+//! text in ICCS, WXF and Chinese), its judge (a game's repetition ruling, the moves that would lose
+//! by repetition) and its referee (`xq referee --json`, as Python objects). Nothing is worked out
+//! here that the crate does not already do.
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyFileNotFoundError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use xq::fen;
+use xq::judge::{History, RuleConfig, losing_moves};
+use xq::movegen::legal_moves;
+use xq::moves::{Move, RankStyle};
+use xq::position::Position as RustPosition;
+use xq::record::describe::{write_chinese, write_wxf};
+use xq::record::notation::{resolve, shapes};
+use xq::referee::json::report_json;
+use xq::referee::{GameReport, RefereeConfig, judge_bytes};
+
+create_exception!(xq, XqError, PyValueError, "Any error of the xq module.");
+create_exception!(xq, FenError, XqError, "A FEN that cannot be read.");
+create_exception!(
+    xq,
+    MoveError,
+    XqError,
+    "Move text that is not a legal move in the position."
+);
+create_exception!(
+    xq,
+    RecordError,
+    XqError,
+    "A game record or file that cannot be read."
+);
+
+/// Reads move text in any notation the referee reads (ICCS `h2e2`/`H2-E2`, WXF `C2.5`, Chinese
+/// `炮二平五`, SAN) as a legal move of `pos`.
+fn read_move(pos: &RustPosition, text: &str) -> PyResult<Move> {
+    if let Ok(m) = Move::parse(text.trim(), RankStyle::ZeroToNine) {
+        if pos.is_legal(m) {
+            return Ok(m);
+        }
+        return Err(MoveError::new_err(format!(
+            "{text}: not a legal move in {pos}"
+        )));
+    }
+    let mut why = None;
+    for notation in shapes(text) {
+        match resolve(pos, text, notation) {
+            Ok(r) => return Ok(r.mv),
+            Err(e) => why = why.or(Some(e.to_string())),
+        }
+    }
+    Err(MoveError::new_err(match why {
+        Some(why) => format!("{text}: {why} in {pos}"),
+        None => format!("{text}: not move text (ICCS, WXF, Chinese or SAN)"),
+    }))
+}
+
+fn read_fen(text: Option<&str>) -> PyResult<RustPosition> {
+    match text {
+        None => Ok(RustPosition::startpos()),
+        Some(t) => fen::parse(t).map_err(|e| FenError::new_err(format!("bad FEN {t:?}: {e}"))),
+    }
+}
+
+/// A position: the board and the side to move.
+#[pyclass(module = "xq")]
+#[derive(Clone)]
+struct Position {
+    inner: RustPosition,
+}
+
+#[pymethods]
+impl Position {
+    /// The position of `fen`, or the start position.
+    #[new]
+    #[pyo3(signature = (fen = None))]
+    fn new(fen: Option<&str>) -> PyResult<Position> {
+        Ok(Position {
+            inner: read_fen(fen)?,
+        })
+    }
+
+    /// The position as FEN.
+    fn fen(&self) -> String {
+        self.inner.to_string()
+    }
+
+    /// The legal moves, in ICCS (`h2e2`).
+    fn legal_moves(&self) -> Vec<String> {
+        legal_moves(&self.inner)
+            .iter()
+            .map(|m| m.to_string())
+            .collect()
+    }
+
+    /// Plays a move given in ICCS, WXF, Chinese or SAN; raises `MoveError` if it is not legal.
+    fn push(&mut self, r#move: &str) -> PyResult<()> {
+        let m = read_move(&self.inner, r#move)?;
+        self.inner.play(m);
+        Ok(())
+    }
+
+    /// The ICCS form of move text in any notation, without playing it.
+    fn parse_move(&self, text: &str) -> PyResult<String> {
+        Ok(read_move(&self.inner, text)?.to_string())
+    }
+
+    /// A legal move written in `notation`: "iccs", "wxf" or "chinese".
+    #[pyo3(signature = (r#move, notation = "chinese"))]
+    fn move_text(&self, r#move: &str, notation: &str) -> PyResult<String> {
+        let m = read_move(&self.inner, r#move)?;
+        let text = match notation.to_ascii_lowercase().as_str() {
+            "iccs" => Some(m.to_string()),
+            "wxf" => write_wxf(&self.inner, m),
+            "chinese" => write_chinese(&self.inner, m),
+            other => {
+                return Err(XqError::new_err(format!(
+                    "unknown notation {other:?}: iccs, wxf or chinese"
+                )));
+            }
+        };
+        text.ok_or_else(|| MoveError::new_err(format!("{move}: cannot be written in {notation}")))
+    }
+
+    /// Whether the side to move is in check.
+    fn in_check(&self) -> bool {
+        self.inner.in_check()
+    }
+
+    /// Whether the side to move is checkmated.
+    fn is_checkmate(&self) -> bool {
+        self.inner.in_check() && legal_moves(&self.inner).is_empty()
+    }
+
+    /// Whether the side to move has no legal move and is not in check (a loss in Xiangqi).
+    fn is_stalemate(&self) -> bool {
+        !self.inner.in_check() && legal_moves(&self.inner).is_empty()
+    }
+
+    /// "red" or "black".
+    #[getter]
+    fn side_to_move(&self) -> &'static str {
+        self.inner.side_to_move().name()
+    }
+
+    /// The Zobrist key of the board and side to move.
+    #[getter]
+    fn key(&self) -> u64 {
+        self.inner.key()
+    }
+
+    /// A copy.
+    fn copy(&self) -> Position {
+        self.clone()
+    }
+
+    fn __eq__(&self, other: &Position) -> bool {
+        self.inner == other.inner
+    }
+
+    fn __hash__(&self) -> u64 {
+        self.inner.key()
+    }
+
+    fn __str__(&self) -> String {
+        self.fen()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("xq.Position({:?})", self.fen())
+    }
+}
+
+/// A game followed by the judge: moves pushed one by one, the ruling asked at any point.
+#[pyclass(module = "xq")]
+struct Game {
+    /// The position after the moves.
+    position: RustPosition,
+    start: RustPosition,
+    moves: Vec<Move>,
+    repetitions: u32,
+}
+
+#[pymethods]
+impl Game {
+    /// A game from `fen` (or the start position); `repetitions` is how many times a position must
+    /// occur to make a repetition (3 in games, 2 for the WXF manual's diagrams).
+    #[new]
+    #[pyo3(signature = (fen = None, repetitions = 3))]
+    fn new(fen: Option<&str>, repetitions: u32) -> PyResult<Game> {
+        if !(2..=10).contains(&repetitions) {
+            return Err(XqError::new_err(format!(
+                "repetitions {repetitions}: from 2 to 10"
+            )));
+        }
+        let start = read_fen(fen)?;
+        Ok(Game {
+            position: start.clone(),
+            start,
+            moves: Vec::new(),
+            repetitions,
+        })
+    }
+
+    /// Plays a move (ICCS, WXF, Chinese or SAN); returns its ICCS form.
+    fn push(&mut self, r#move: &str) -> PyResult<String> {
+        let m = read_move(&self.position, r#move)?;
+        self.position.play(m);
+        self.moves.push(m);
+        Ok(m.to_string())
+    }
+
+    /// Takes back the last move; returns it in ICCS, or None at the start.
+    fn pop(&mut self) -> Option<String> {
+        let m = self.moves.pop()?;
+        let mut position = self.start.clone();
+        for &played in &self.moves {
+            position.play(played);
+        }
+        self.position = position;
+        Some(m.to_string())
+    }
+
+    /// The current position.
+    #[getter]
+    fn position(&self) -> Position {
+        Position {
+            inner: self.position.clone(),
+        }
+    }
+
+    /// The moves played, in ICCS.
+    #[getter]
+    fn moves(&self) -> Vec<String> {
+        self.moves.iter().map(|m| m.to_string()).collect()
+    }
+
+    /// The legal moves after which the side to move loses by repetition (what a UCCI arbiter
+    /// sends as `banmoves`).
+    fn losing_moves(&self) -> Vec<String> {
+        let rules = RuleConfig::with_occurrences(self.repetitions).rules;
+        let mut history = History::new(self.start.clone(), rules);
+        for &m in &self.moves {
+            history.push_legal(m);
+        }
+        losing_moves(&history, self.repetitions)
+            .iter()
+            .map(|m| m.to_string())
+            .collect()
+    }
+
+    /// The referee's report on the game so far, as `xq referee --json` gives it for a record of
+    /// these moves: result, reason, ply, violator, cycles, chased pieces, why each counts as
+    /// unprotected, the WXF rule cited, the explanation, and the repetitions on the way.
+    fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let r = self.judge();
+        to_python(py, &report_json(&r))
+    }
+
+    /// The ruling at this point: the report if the game stands decided (checkmate, stalemate or
+    /// a repetition ruled, as the record ends here), else None.
+    fn ruling<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let r = self.judge();
+        if r.decision().is_none() {
+            return Ok(None);
+        }
+        to_python(py, &report_json(&r)).map(Some)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "xq.Game({:?}, moves={})",
+            self.start.to_string(),
+            self.moves.len()
+        )
+    }
+}
+
+impl Game {
+    fn judge(&self) -> GameReport {
+        let mut text = format!("[FEN \"{}\"]\n\n", self.start);
+        for m in &self.moves {
+            text.push_str(&m.to_string());
+            text.push(' ');
+        }
+        text.push_str("*\n");
+        let config = RefereeConfig::new(RuleConfig::with_occurrences(self.repetitions));
+        judge_bytes("game", text.as_bytes(), config)
+            .into_iter()
+            .next()
+            .expect("a record of legal moves is one game")
+    }
+}
+
+/// Converts JSON values to Python objects (dict, list, str, int, float, bool, None), reusing one
+/// Python string for each short text (moves, colours, names of results), of which a collection
+/// repeats a few thousand millions of times.
+struct Converter<'py> {
+    py: Python<'py>,
+    short: HashMap<String, Bound<'py, PyString>>,
+}
+
+impl<'py> Converter<'py> {
+    fn new(py: Python<'py>) -> Converter<'py> {
+        Converter {
+            py,
+            short: HashMap::new(),
+        }
+    }
+
+    fn text(&mut self, s: &str) -> Bound<'py, PyAny> {
+        if s.len() > 12 {
+            return PyString::new(self.py, s).into_any();
+        }
+        if let Some(cached) = self.short.get(s) {
+            return cached.clone().into_any();
+        }
+        let made = PyString::new(self.py, s);
+        self.short.insert(s.to_string(), made.clone());
+        made.into_any()
+    }
+
+    fn convert(&mut self, value: &Value) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        Ok(match value {
+            Value::Null => py.None().into_bound(py),
+            Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+            Value::Number(n) => {
+                if let Some(i) = n.as_i64() {
+                    i.into_pyobject(py)?.into_any()
+                } else if let Some(u) = n.as_u64() {
+                    u.into_pyobject(py)?.into_any()
+                } else {
+                    n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any()
+                }
+            }
+            Value::String(s) => self.text(s),
+            Value::Array(items) => {
+                let list = PyList::empty(py);
+                for item in items {
+                    list.append(self.convert(item)?)?;
+                }
+                list.into_any()
+            }
+            Value::Object(map) => {
+                let dict = PyDict::new(py);
+                for (k, v) in map {
+                    let key = self.text(k);
+                    dict.set_item(key, self.convert(v)?)?;
+                }
+                dict.into_any()
+            }
+        })
+    }
+}
+
+fn to_python<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Converter::new(py).convert(value)
+}
+
+/// The referee's settings from the keyword arguments.
+fn referee_config(
+    repetitions: u32,
+    first_decision: bool,
+    move_limit: u32,
+) -> PyResult<RefereeConfig> {
+    if !(2..=10).contains(&repetitions) {
+        return Err(XqError::new_err(format!(
+            "repetitions {repetitions}: from 2 to 10"
+        )));
+    }
+    let rules = RuleConfig::with_occurrences(repetitions);
+    let mut config = if first_decision {
+        RefereeConfig::first_decision(rules)
+    } else {
+        RefereeConfig::new(rules)
+    };
+    if !first_decision {
+        config.move_limit = (move_limit > 0).then_some(move_limit);
+    }
+    Ok(config)
+}
+
+/// What `referee` reads: files (a directory's game files, in name order), or record text.
+enum Source {
+    Files(Vec<PathBuf>),
+    Text(String),
+}
+
+fn source_of(obj: &Bound<'_, PyAny>) -> PyResult<Source> {
+    if let Ok(text) = obj.extract::<String>() {
+        // Record text has tags, a line break or a DhtmlXQ block; anything else names a file.
+        let looks_like_text = text.contains('\n') || text.trim_start().starts_with('[');
+        if looks_like_text && !Path::new(&text).exists() {
+            return Ok(Source::Text(text));
+        }
+        return files_of(PathBuf::from(text));
+    }
+    let path: PathBuf = obj.extract()?;
+    files_of(path)
+}
+
+fn files_of(path: PathBuf) -> PyResult<Source> {
+    if path.is_dir() {
+        let mut found = Vec::new();
+        xq::record::files::walk(&path, &mut found, &mut Default::default());
+        found.sort();
+        if let Some((p, Some(e))) = found.iter().find(|(_, e)| e.is_some()) {
+            return Err(RecordError::new_err(format!("{}: {e}", p.display())));
+        }
+        return Ok(Source::Files(found.into_iter().map(|(p, _)| p).collect()));
+    }
+    if !path.exists() {
+        return Err(PyFileNotFoundError::new_err(format!(
+            "{}: no such file or directory",
+            path.display()
+        )));
+    }
+    Ok(Source::Files(vec![path]))
+}
+
+/// Judges game records as `xq referee --json` does and returns one dict per game. `source` is a
+/// path (a file or a directory of game files) or the text of a record. Files are judged on all
+/// cores with the interpreter's lock released.
+#[pyfunction]
+#[pyo3(signature = (source, repetitions = 3, first_decision = false, move_limit = 60))]
+fn referee<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    repetitions: u32,
+    first_decision: bool,
+    move_limit: u32,
+) -> PyResult<Bound<'py, PyList>> {
+    let config = referee_config(repetitions, first_decision, move_limit)?;
+    let values: Vec<Value> = match source_of(source)? {
+        Source::Text(text) => py.detach(|| {
+            judge_bytes("text", text.as_bytes(), config)
+                .iter()
+                .map(report_json)
+                .collect()
+        }),
+        Source::Files(files) => py.detach(|| judge_files(&files, config)),
+    };
+    let mut converter = Converter::new(py);
+    let list = PyList::empty(py);
+    for v in &values {
+        list.append(converter.convert(v)?)?;
+    }
+    Ok(list)
+}
+
+/// Judges the games of `files` on the machine's cores, keeping file and game order. Files are
+/// read and split one after the other; their games are shared out among the workers.
+fn judge_files(files: &[PathBuf], config: RefereeConfig) -> Vec<Value> {
+    let mut units: Vec<Unit> = Vec::new();
+    for path in files {
+        let name = path.display().to_string();
+        let read = xq::record::files::read_game_file(path)
+            .map_err(|e| xq::record::RecordError {
+                file: name.clone(),
+                line: None,
+                game: None,
+                ply: None,
+                kind: xq::record::ErrorKind::Io(e),
+            })
+            .and_then(|bytes| xq::record::read_file(&name, &bytes));
+        match read {
+            Ok(found) => units.extend(found.games.into_iter().map(|raw| Unit::Game {
+                file: name.clone(),
+                encoding: found.encoding,
+                raw,
+            })),
+            Err(e) => units.push(Unit::Unreadable(GameReport::unreadable(&name, 0, 0, e))),
+        }
+    }
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(units.len().max(1));
+    let chunk = units.len().div_ceil(workers).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = units
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || part.iter().map(|u| u.judge(config)).collect::<Vec<_>>())
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
+}
+
+/// One game to judge, or a file that could not be read.
+enum Unit {
+    Game {
+        file: String,
+        encoding: xq::record::encoding::Encoding,
+        raw: xq::record::RawGame,
+    },
+    Unreadable(GameReport),
+}
+
+impl Unit {
+    fn judge(&self, config: RefereeConfig) -> Value {
+        match self {
+            Unit::Game {
+                file,
+                encoding,
+                raw,
+            } => report_json(&xq::referee::judge_raw(file, *encoding, raw, config)),
+            Unit::Unreadable(report) => report_json(report),
+        }
+    }
+}
+
+/// An iterator over the reports of a collection's games, one file at a time, for collections too
+/// large to hold at once.
+#[pyclass(module = "xq")]
+struct GameReports {
+    files: std::vec::IntoIter<PathBuf>,
+    pending: std::vec::IntoIter<Value>,
+    config: RefereeConfig,
+}
+
+#[pymethods]
+impl GameReports {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        loop {
+            if let Some(v) = self.pending.next() {
+                return to_python(py, &v).map(Some);
+            }
+            let Some(path) = self.files.next() else {
+                return Ok(None);
+            };
+            let config = self.config;
+            self.pending = py
+                .detach(|| judge_files(std::slice::from_ref(&path), config))
+                .into_iter();
+        }
+    }
+}
+
+/// Like `referee`, but yields the reports one by one, reading one file at a time.
+#[pyfunction]
+#[pyo3(signature = (source, repetitions = 3, first_decision = false, move_limit = 60))]
+fn iter_referee(
+    source: &Bound<'_, PyAny>,
+    repetitions: u32,
+    first_decision: bool,
+    move_limit: u32,
+) -> PyResult<GameReports> {
+    let config = referee_config(repetitions, first_decision, move_limit)?;
+    Ok(match source_of(source)? {
+        Source::Files(files) => GameReports {
+            files: files.into_iter(),
+            pending: Vec::new().into_iter(),
+            config,
+        },
+        Source::Text(text) => GameReports {
+            files: Vec::new().into_iter(),
+            pending: judge_bytes("text", text.as_bytes(), config)
+                .iter()
+                .map(report_json)
+                .collect::<Vec<_>>()
+                .into_iter(),
+            config,
+        },
+    })
+}
+
+/// The WXF Xiangqi referee and the rules, from the xq engine.
+#[pymodule(name = "xq")]
+fn xq_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<Position>()?;
+    m.add_class::<Game>()?;
+    m.add_class::<GameReports>()?;
+    m.add_function(wrap_pyfunction!(referee, m)?)?;
+    m.add_function(wrap_pyfunction!(iter_referee, m)?)?;
+    let py = m.py();
+    m.add("XqError", py.get_type::<XqError>())?;
+    m.add("FenError", py.get_type::<FenError>())?;
+    m.add("MoveError", py.get_type::<MoveError>())?;
+    m.add("RecordError", py.get_type::<RecordError>())?;
+    Ok(())
+}
