@@ -1,6 +1,8 @@
 //! `datagen`: self-play at a fixed node count on several threads, writing training records
 //! (tools/src/data.rs) labelled with the search score and the game result, games ruled by our
-//! own WXF judge.
+//! own WXF judge; or, with `--master`, the positions of recorded games scored the same way.
+
+mod master;
 
 use crate::data::{self, DRAW, LOSS, WIN};
 use crate::flags::Flags;
@@ -8,8 +10,9 @@ use std::fs::OpenOptions;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+use xq::arena::openings::{self, Opening};
 use xq::eval::EvalChoice;
 use xq::judge::{RuleConfig, Verdict};
 use xq::movegen::legal_moves;
@@ -25,9 +28,13 @@ use xq::search::{self, SearchConfig, Signals};
 use xq::square::Color;
 
 const USAGE: &str = "usage: xq-tools datagen --out DIR [--threads N] [--nodes N] [--games N] \
-[--minutes M] [--seed S] [--prefix NAME] [--net FILE.nnue]
-  self-play from random 6-10 ply openings; each thread appends records to DIR/NAME-tT.bin;
-  the handcrafted evaluation plays unless --net names a net file";
+[--minutes M] [--seed S] [--prefix NAME] [--net FILE.nnue] [--openings FILE [--openings-share F]] \
+[--master PATH... [--skip-plies N]]
+  self-play from random 6-10 ply openings, or with --openings a share F (default 0.5) of the games
+  from the file's lines (list, EPD or game records) and 0-2 random plies; each thread appends
+  records to DIR/NAME-tT.bin; the handcrafted evaluation plays unless --net names a net file.
+  --master: instead of self-play, score the positions of the recorded games under PATH (files or
+  directories) from ply N (default 8) on, each labelled with its game's recorded result";
 
 /// Settings of a run.
 #[derive(Clone, Debug)]
@@ -40,6 +47,12 @@ struct Config {
     seed: u64,
     prefix: String,
     eval: EvalChoice,
+    /// Opening lines self-play starts from (a share of the games).
+    openings: Vec<Opening>,
+    openings_share: f64,
+    /// Game files and directories whose positions are scored instead of self-play.
+    master: Vec<PathBuf>,
+    skip_plies: usize,
 }
 
 fn parse_args(args: &[String]) -> Result<Config, String> {
@@ -52,6 +65,10 @@ fn parse_args(args: &[String]) -> Result<Config, String> {
         seed: 1,
         prefix: "gen".to_string(),
         eval: EvalChoice::Handcrafted,
+        openings: Vec::new(),
+        openings_share: 0.5,
+        master: Vec::new(),
+        skip_plies: 8,
     };
     let mut flags = Flags::new(args, USAGE);
     while let Some(flag) = flags.next_flag()? {
@@ -68,11 +85,22 @@ fn parse_args(args: &[String]) -> Result<Config, String> {
                 let net = Network::load(v).map_err(|e| format!("{v}: {e}"))?;
                 c.eval = EvalChoice::Nnue(Arc::new(net));
             }
+            "--openings" => {
+                let v = flags.value(flag)?;
+                c.openings =
+                    openings::load(std::path::Path::new(v), None).map_err(|e| e.to_string())?;
+            }
+            "--openings-share" => c.openings_share = flags.parsed(flag)?,
+            "--master" => c.master = flags.values(flag)?.into_iter().map(PathBuf::from).collect(),
+            "--skip-plies" => c.skip_plies = flags.parsed(flag)?,
             other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
         }
     }
     if c.threads == 0 || c.nodes == 0 {
         return Err(format!("--threads and --nodes must be positive\n{USAGE}"));
+    }
+    if !(0.0..=1.0).contains(&c.openings_share) {
+        return Err(format!("--openings-share must be within 0 and 1\n{USAGE}"));
     }
     Ok(c)
 }
@@ -158,10 +186,24 @@ impl Player {
     }
 }
 
-/// Plays random legal plies from the start; `None` if a side got mated on the way.
-fn random_opening(rng: &mut SplitMix) -> Option<Adjudicator> {
-    let plies = 6 + rng.below(5);
-    let mut game = Adjudicator::new(Position::startpos(), RuleConfig::default());
+/// The start of a game: with probability `share` a line of `lines` and 0-2 random plies, else
+/// 6-10 random plies from the start position; `None` if a side got mated on the way or a line's
+/// move is illegal.
+fn random_opening(rng: &mut SplitMix, lines: &[Opening], share: f64) -> Option<Adjudicator> {
+    let from_lines = !lines.is_empty() && (rng.below(1 << 20) as f64) < share * f64::from(1 << 20);
+    let (mut game, plies) = if from_lines {
+        let line = &lines[rng.below(lines.len() as u64) as usize];
+        let mut game = Adjudicator::new(line.start.clone(), RuleConfig::default());
+        for &m in &line.moves {
+            if game.play(m).ok()?.is_some() {
+                return None;
+            }
+        }
+        (game, rng.below(3))
+    } else {
+        let game = Adjudicator::new(Position::startpos(), RuleConfig::default());
+        (game, 6 + rng.below(5))
+    };
     for _ in 0..plies {
         let moves = legal_moves(game.history().position());
         if moves.is_empty() {
@@ -179,9 +221,10 @@ fn random_opening(rng: &mut SplitMix) -> Option<Adjudicator> {
 fn play_game(
     rng: &mut SplitMix,
     player: &mut Player,
-    nodes: u64,
+    config: &Config,
 ) -> Option<(Vec<[u8; 32]>, Verdict)> {
-    let mut game = random_opening(rng)?;
+    let nodes = config.nodes;
+    let mut game = random_opening(rng, &config.openings, config.openings_share)?;
     player.new_game();
     let (_, opening_score) = player.think(&game, 1000)?;
     if opening_score.abs() > 400 {
@@ -206,8 +249,7 @@ fn play_game(
             // No legal move: the adjudicator has already decided; be safe anyway.
             break Verdict::Win(stm.flip());
         };
-        let mate = Score(score).is_mate() || score.abs() >= xq::search::score::REPETITION_LOSS;
-        if !pos.in_check() && pos.captured(m).is_none() && !mate && score.abs() < 2500 {
+        if !pos.in_check() && keep(&pos, m, score) {
             kept.push((data::encode(&pos, score as i16, DRAW, ply), stm));
         }
         // Adjudication by score.
@@ -252,7 +294,47 @@ fn play_game(
     Some((records, verdict))
 }
 
-fn worker(id: usize, config: &Config, totals: &Totals) -> Result<(), String> {
+/// Whether a searched position makes a training record: the search's move is no capture and the
+/// score is no mate, no repetition ruling and below 2,500 (the position's check is the caller's).
+fn keep(pos: &Position, best: Move, score: i32) -> bool {
+    let mate = Score(score).is_mate() || score.abs() >= xq::search::score::REPETITION_LOSS;
+    pos.captured(best).is_none() && !mate && score.abs() < 2500
+}
+
+/// The recorded games of a `--master` run, shared by the threads, each taken once.
+struct MasterQueue {
+    games: Vec<master::MasterGame>,
+    next: AtomicUsize,
+}
+
+/// The next batch of records of a worker: a self-play game, or the next recorded game's
+/// positions; `None` when the recorded games are all done.
+fn next_batch(
+    rng: &mut SplitMix,
+    player: &mut Player,
+    config: &Config,
+    queue: Option<&MasterQueue>,
+) -> Option<Option<(Vec<[u8; 32]>, Verdict)>> {
+    match queue {
+        None => Some(play_game(rng, player, config)),
+        Some(q) => {
+            let game = q.games.get(q.next.fetch_add(1, Ordering::Relaxed))?;
+            let records = master::score_game(game, player, config.nodes, config.skip_plies);
+            let verdict = match game.result {
+                xq::record::RecordedResult::Win(c) => Verdict::Win(c),
+                xq::record::RecordedResult::Draw => Verdict::Draw,
+            };
+            Some(Some((records, verdict)))
+        }
+    }
+}
+
+fn worker(
+    id: usize,
+    config: &Config,
+    totals: &Totals,
+    queue: Option<&MasterQueue>,
+) -> Result<(), String> {
     let path = config.out.join(format!("{}-t{}.bin", config.prefix, id));
     let file = OpenOptions::new()
         .create(true)
@@ -263,7 +345,10 @@ fn worker(id: usize, config: &Config, totals: &Totals) -> Result<(), String> {
     let mut rng = SplitMix::new(config.seed.wrapping_mul(1_000_003).wrapping_add(id as u64));
     let mut player = Player::new(config.eval.clone());
     while !totals.stop.load(Ordering::Relaxed) {
-        let Some((records, verdict)) = play_game(&mut rng, &mut player, config.nodes) else {
+        let Some(batch) = next_batch(&mut rng, &mut player, config, queue) else {
+            break;
+        };
+        let Some((records, verdict)) = batch else {
             continue;
         };
         for r in &records {
@@ -293,6 +378,30 @@ fn worker(id: usize, config: &Config, totals: &Totals) -> Result<(), String> {
 pub fn main(args: &[String]) -> Result<(), String> {
     let config = parse_args(args)?;
     std::fs::create_dir_all(&config.out).map_err(|e| format!("{}: {e}", config.out.display()))?;
+    let queue = if config.master.is_empty() {
+        None
+    } else {
+        let collection = master::load(&config.master);
+        for e in &collection.unreadable {
+            eprintln!("not used: {e}");
+        }
+        eprintln!(
+            "{} recorded games with a result ({} without one left out, {} unreadable)",
+            collection.games.len(),
+            collection.without_result,
+            collection.unreadable.len()
+        );
+        let mut games = collection.games;
+        // The same seed gives the same order, so a run cut short covers a random sample.
+        let mut rng = SplitMix::new(config.seed);
+        for i in (1..games.len()).rev() {
+            games.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        Some(MasterQueue {
+            games,
+            next: AtomicUsize::new(0),
+        })
+    };
     let totals = Arc::new(Totals::default());
     let start = Instant::now();
     let deadline = config
@@ -301,8 +410,8 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let errors = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..config.threads)
             .map(|id| {
-                let (config, totals) = (&config, &totals);
-                scope.spawn(move || worker(id, config, totals))
+                let (config, totals, queue) = (&config, &totals, queue.as_ref());
+                scope.spawn(move || worker(id, config, totals, queue))
             })
             .collect();
         let mut last_report = 0;
@@ -354,7 +463,8 @@ mod tests {
         let mut player = Player::new(EvalChoice::Handcrafted);
         let mut played = 0;
         for _ in 0..20 {
-            let Some((records, verdict)) = play_game(&mut rng, &mut player, 300) else {
+            let config = parse_args(&["--nodes".to_string(), "300".to_string()]).unwrap();
+            let Some((records, verdict)) = play_game(&mut rng, &mut player, &config) else {
                 continue;
             };
             played += 1;
@@ -373,5 +483,18 @@ mod tests {
             }
         }
         assert!(played > 0);
+    }
+
+    #[test]
+    fn openings_start_a_share_of_the_games() {
+        let lines = openings::parse("h2e2 h9g7 h0g2 i9h9\n", "test").unwrap();
+        let mut rng = SplitMix::new(3);
+        for _ in 0..20 {
+            let from_line = random_opening(&mut rng, &lines, 1.0).unwrap();
+            assert!((4..=6).contains(&from_line.history().plies()));
+            if let Some(random) = random_opening(&mut rng, &lines, 0.0) {
+                assert!((6..=10).contains(&random.history().plies()));
+            }
+        }
     }
 }
