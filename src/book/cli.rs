@@ -6,7 +6,7 @@ use super::{Book, format};
 use crate::fen;
 use crate::judge::{History, Rules};
 use crate::moves::Move;
-use crate::record::files::{read_game_file, walk};
+use crate::record::files::{expand, read_game_file};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -57,17 +57,7 @@ pub fn run_cli(command: BookCommand) -> ExitCode {
 }
 
 fn build(inputs: &[PathBuf], output: &Path, settings: &BuildSettings) -> ExitCode {
-    let mut files = Vec::new();
-    for input in inputs {
-        if input.is_dir() {
-            let mut found = Vec::new();
-            walk(input, &mut found, &mut HashSet::new());
-            found.sort();
-            files.extend(found);
-        } else {
-            files.push((input.clone(), None));
-        }
-    }
+    let files = expand(inputs);
     let mut builder = Builder::default();
     let mut unreadable = 0;
     for (path, error) in files {

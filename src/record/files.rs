@@ -7,6 +7,23 @@ use std::path::{Path, PathBuf};
 /// Extensions read when walking a directory.
 pub const GAME_EXTENSIONS: [&str; 7] = ["pgn", "xqf", "txt", "htm", "html", "ubb", "cbl"];
 
+/// The game files the given paths name: a file as given, a directory's files found by [`walk`]
+/// (sorted), each with why it cannot be read, if so.
+pub fn expand(inputs: &[PathBuf]) -> Vec<(PathBuf, Option<String>)> {
+    let mut files = Vec::new();
+    for input in inputs {
+        if input.is_dir() {
+            let mut found = Vec::new();
+            walk(input, &mut found, &mut HashSet::new());
+            found.sort();
+            files.extend(found);
+        } else {
+            files.push((input.clone(), None));
+        }
+    }
+    files
+}
+
 /// Collects the game files under `dir`, each directory once however many links lead to it (so a
 /// link back up the tree is no loop), and the directories that cannot be read, with why.
 pub fn walk(dir: &Path, out: &mut Vec<(PathBuf, Option<String>)>, seen: &mut HashSet<PathBuf>) {

@@ -462,8 +462,8 @@ mod tests {
         let mut rng = SplitMix::new(7);
         let mut player = Player::new(EvalChoice::Handcrafted);
         let mut played = 0;
+        let config = parse_args(&["--nodes".to_string(), "300".to_string()]).unwrap();
         for _ in 0..20 {
-            let config = parse_args(&["--nodes".to_string(), "300".to_string()]).unwrap();
             let Some((records, verdict)) = play_game(&mut rng, &mut player, &config) else {
                 continue;
             };

@@ -4,7 +4,6 @@
 
 use super::Player;
 use crate::data::{self, DRAW, LOSS, WIN};
-use std::collections::HashSet;
 use std::path::PathBuf;
 use xq::judge::RuleConfig;
 use xq::moves::Move;
@@ -32,19 +31,8 @@ pub struct Collection {
 /// Reads every game of the given files and directories (PGN in any notation, DhtmlXQ, XQF). A
 /// game with no recorded result is left out, since its positions would have no label.
 pub fn load(inputs: &[PathBuf]) -> Collection {
-    let mut files = Vec::new();
-    for input in inputs {
-        if input.is_dir() {
-            let mut found = Vec::new();
-            record::files::walk(input, &mut found, &mut HashSet::new());
-            found.sort();
-            files.extend(found);
-        } else {
-            files.push((input.clone(), None));
-        }
-    }
     let mut out = Collection::default();
-    for (path, error) in files {
+    for (path, error) in record::files::expand(inputs) {
         let name = path.display().to_string();
         match error.map_or_else(|| record::files::read_game_file(&path), Err) {
             Ok(bytes) => add_file(&name, &bytes, &mut out),
@@ -93,11 +81,11 @@ pub fn score_game(
         if replay.decision().is_some() {
             break;
         }
-        let pos = replay.history().position().clone();
+        let pos = replay.history().position();
         if ply >= skip
             && !pos.in_check()
             && let Some((m, score)) = player.think(&replay, nodes)
-            && super::keep(&pos, m, score)
+            && super::keep(pos, m, score)
         {
             let result = match game.result {
                 RecordedResult::Draw => DRAW,
@@ -105,7 +93,7 @@ pub fn score_game(
                 RecordedResult::Win(_) => LOSS,
             };
             let plies = replay.history().plies();
-            records.push(data::encode(&pos, score as i16, result, plies));
+            records.push(data::encode(pos, score as i16, result, plies));
         }
         if replay.play(recorded).is_err() {
             break;
