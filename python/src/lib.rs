@@ -406,9 +406,7 @@ fn source_of(obj: &Bound<'_, PyAny>) -> PyResult<Source> {
 
 fn files_of(path: PathBuf) -> PyResult<Source> {
     if path.is_dir() {
-        let mut found = Vec::new();
-        xq::record::files::walk(&path, &mut found, &mut Default::default());
-        found.sort();
+        let found = xq::record::files::directory_files(&path);
         if let Some((p, Some(e))) = found.iter().find(|(_, e)| e.is_some()) {
             return Err(RecordError::new_err(format!("{}: {e}", p.display())));
         }

@@ -7,21 +7,27 @@ use std::path::{Path, PathBuf};
 /// Extensions read when walking a directory.
 pub const GAME_EXTENSIONS: [&str; 7] = ["pgn", "xqf", "txt", "htm", "html", "ubb", "cbl"];
 
-/// The game files the given paths name: a file as given, a directory's files found by [`walk`]
-/// (sorted), each with why it cannot be read, if so.
+/// The game files the given paths name: a file as given, a directory's files as
+/// [`directory_files`] lists them, each with why it cannot be read, if so.
 pub fn expand(inputs: &[PathBuf]) -> Vec<(PathBuf, Option<String>)> {
     let mut files = Vec::new();
     for input in inputs {
         if input.is_dir() {
-            let mut found = Vec::new();
-            walk(input, &mut found, &mut HashSet::new());
-            found.sort();
-            files.extend(found);
+            files.extend(directory_files(input));
         } else {
             files.push((input.clone(), None));
         }
     }
     files
+}
+
+/// The game files under `dir` found by [`walk`], sorted by path, with the directories that cannot
+/// be read.
+pub fn directory_files(dir: &Path) -> Vec<(PathBuf, Option<String>)> {
+    let mut found = Vec::new();
+    walk(dir, &mut found, &mut HashSet::new());
+    found.sort();
+    found
 }
 
 /// Collects the game files under `dir`, each directory once however many links lead to it (so a

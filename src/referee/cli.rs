@@ -8,7 +8,6 @@ use super::text::{Tally, report_text};
 use super::{GameReport, RefereeConfig, html, judge_raw};
 use crate::judge::RuleConfig;
 use crate::record::{self, ErrorKind, FileGames, RecordError};
-use std::collections::HashSet;
 use std::io::{BufRead, IsTerminal, Read, Write};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
@@ -97,7 +96,7 @@ enum Source {
     },
 }
 
-use crate::record::files::{MAX_FILE_BYTES, read_game_file, walk};
+use crate::record::files::{MAX_FILE_BYTES, directory_files, read_game_file};
 
 fn collect_sources(args: &[String]) -> Vec<Source> {
     let mut out = Vec::new();
@@ -108,19 +107,20 @@ fn collect_sources(args: &[String]) -> Vec<Source> {
         }
         let path = Path::new(arg);
         if path.is_dir() {
-            let mut found = Vec::new();
-            walk(path, &mut found, &mut HashSet::new());
-            found.sort_by(|a, b| a.0.cmp(&b.0));
-            out.extend(found.into_iter().map(|(path, error)| match error {
-                None => Source::File {
-                    path,
-                    from_dir: true,
-                },
-                Some(error) => Source::Unreadable {
-                    name: path.display().to_string(),
-                    error,
-                },
-            }));
+            out.extend(
+                directory_files(path)
+                    .into_iter()
+                    .map(|(path, error)| match error {
+                        None => Source::File {
+                            path,
+                            from_dir: true,
+                        },
+                        Some(error) => Source::Unreadable {
+                            name: path.display().to_string(),
+                            error,
+                        },
+                    }),
+            );
         } else {
             out.push(Source::File {
                 path: path.to_path_buf(),
