@@ -99,8 +99,13 @@ fn check_ply(h: &History, ply: usize) {
                 assert_eq!(cycles[1].color, mover.flip());
                 for c in cycles {
                     assert!(c.first_ply < c.last_ply && c.last_ply <= ply);
-                    assert_eq!((c.last_ply - c.first_ply) % 2, 0);
                 }
+                // The side to move is judged up to the repeated position; the side that moved
+                // into it up to its position a ply before, or, when the move at `ply` was a real
+                // change of moves, up to that move.
+                assert_eq!((cycles[0].last_ply - cycles[0].first_ply) % 2, 0);
+                let odd = (cycles[1].last_ply - cycles[1].first_ply) % 2 == 1;
+                assert_eq!(odd, cycles[1].last_ply == ply, "ply {ply}: mover's cycle");
             }
             let full = judge_prune(h, ply, occurrences, false);
             assert_eq!(

@@ -1,6 +1,7 @@
 //! The WXF repetition case suite: every case of `wxf_cases/cases.tsv` and every principle test of
 //! `wxf_cases/principles.tsv` as its own test, in its given form and left-right mirrored,
-//! colour-swapped, and both, and once more through the referee's move-by-move path.
+//! colour-swapped, and both, once more through the referee's move-by-move path (first decision),
+//! and in every form again as a whole game record read by `xq referee` as it reads any game.
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::collections::HashMap;
@@ -8,7 +9,7 @@ use xq::fen;
 use xq::judge::{History, ProtectionPolicy, RuleConfig, Rules, judge_before_reply};
 use xq::moves::Move;
 use xq::position::Position;
-use xq::referee::Adjudicator;
+use xq::referee::{Adjudicator, RefereeConfig, judge_bytes};
 
 struct Case {
     id: String,
@@ -16,10 +17,13 @@ struct Case {
     fen: String,
     moves: Vec<String>,
     result: String,
+    /// For whole-record principle tests: the repetitions met, `PLY:VERDICT:OUTCOME` each.
+    events: Option<String>,
 }
 
 /// Reads `wxf_cases/NAME`: `case`, a second column (the diagram, or the principle tested), `fen`,
-/// `moves`, `result`, then `columns - 5` more columns (a principle's reasoning).
+/// `moves`, `result`, then `columns - 5` more columns (a principle's reasoning; before it, in
+/// `records.tsv`, the repetitions met).
 fn load_cases(name: &str, columns: usize) -> Vec<Case> {
     let path = format!("{}/wxf_cases/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -35,6 +39,7 @@ fn load_cases(name: &str, columns: usize) -> Vec<Case> {
                 fen: cols[2].to_string(),
                 moves: cols[3].split_whitespace().map(str::to_string).collect(),
                 result: cols[4].to_string(),
+                events: (columns == 7).then(|| cols[5].to_string()),
             }
         })
         .collect()
@@ -85,6 +90,17 @@ impl Form {
             Form::Mirror => m.mirror(),
             Form::ColorSwap => m.flip(),
             Form::Both => m.mirror().flip(),
+        }
+    }
+
+    /// `red` and `black` swapped in a colour-swapped form.
+    fn swap_names(self, text: &str) -> String {
+        if matches!(self, Form::ColorSwap | Form::Both) {
+            text.replace("red", "\u{0}")
+                .replace("black", "red")
+                .replace('\u{0}', "black")
+        } else {
+            text.to_string()
         }
     }
 
@@ -175,6 +191,109 @@ fn run_referee(case: &Case) -> Result<(), Failed> {
     }
 }
 
+/// The same case as a whole game record: written out as PGN (a `FEN` tag and the moves) and read
+/// by the referee as `xq referee --repetitions 2` reads any game, the ending judged over the whole
+/// record (a forbidden repetition ends the game only if the violator keeps on or the record ends
+/// in it).
+fn run_record(case: &Case, form: Form) -> Result<(), Failed> {
+    let (start, _) =
+        fen::parse_lenient(&case.fen).map_err(|e| format!("case {}: bad FEN: {e}", case.id))?;
+    let start = form.position(&start);
+    let mut moves = Vec::new();
+    for text in &case.moves {
+        let m: Move = text.parse().map_err(|e| format!("case {}: {e}", case.id))?;
+        moves.push(form.mv(m).to_string());
+    }
+    let pgn = format!(
+        "[Event \"case {}\"]\n[FEN \"{start}\"]\n[Result \"*\"]\n\n{} *\n",
+        case.id,
+        moves.join(" ")
+    );
+    let config = RefereeConfig::new(RuleConfig {
+        occurrences: 2,
+        rules: rules(),
+    });
+    let reports = judge_bytes("case.pgn", pgn.as_bytes(), config);
+    let [report] = reports.as_slice() else {
+        return Err(format!(
+            "case {}: {} games read from one record",
+            case.id,
+            reports.len()
+        )
+        .into());
+    };
+    if let Some(e) = report.error() {
+        return Err(format!("case {}: {e}", case.id).into());
+    }
+    let got = report.result().to_string();
+    let expected = form.expected(&case.result);
+    let events = report.judged().map_or(String::new(), |g| {
+        g.events
+            .iter()
+            .map(event_summary)
+            .collect::<Vec<_>>()
+            .join(" ")
+    });
+    if let Some(want) = &case.events {
+        let want: Vec<String> = want
+            .split_whitespace()
+            .map(|e| form.swap_names(e))
+            .collect();
+        if events != want.join(" ") {
+            return Err(format!(
+                "case {}: repetitions met {events:?}, expected {:?}\n{}",
+                case.id,
+                want.join(" "),
+                report.explanation()
+            )
+            .into());
+        }
+    }
+    if got == expected {
+        Ok(())
+    } else {
+        Err(format!(
+            "case {} as a whole record: got {got}, expected {expected}\n{}",
+            case.id,
+            report.explanation()
+        )
+        .into())
+    }
+}
+
+/// A repetition met, as `PLY:VERDICT:OUTCOME`: how the run ended (`kept-up@N`, `kept-on@N`,
+/// `varied-SIDE@N`, `anew@N` when it was ruled anew, `end` when the record ends in it).
+fn event_summary(e: &xq::referee::RepetitionEvent) -> String {
+    let outcome = match (e.kept_up, &e.kept_on, e.varied, e.ruled_anew) {
+        (Some(ply), ..) => format!("kept-up@{ply}"),
+        (None, Some(kept), ..) => format!("kept-on@{}", kept.ply),
+        (None, None, Some((side, ply)), _) => format!("varied-{}@{ply}", side.name()),
+        (None, None, None, Some(ply)) => format!("anew@{ply}"),
+        (None, None, None, None) => "end".to_string(),
+    };
+    format!("{}:{}:{outcome}", e.first_ply(), e.ruling.verdict)
+}
+
+/// The trials of one case: the judge in each form, the referee's first decision, and the whole
+/// record in each form.
+fn case_trials(case: Case, name: &str, rule: String, trials: &mut Vec<Trial>) {
+    let case = std::sync::Arc::new(case);
+    for form in [Form::AsGiven, Form::Mirror, Form::ColorSwap, Form::Both] {
+        let (c, r) = (case.clone(), rule.clone());
+        trials.push(Trial::test(format!("{name}{}", form.suffix()), move || {
+            run_case(&c, form, &r)
+        }));
+        let c = case.clone();
+        trials.push(Trial::test(
+            format!("{name}_record{}", form.suffix()),
+            move || run_record(&c, form),
+        ));
+    }
+    trials.push(Trial::test(format!("{name}_referee"), move || {
+        run_referee(&case)
+    }));
+}
+
 fn main() {
     let args = Arguments::from_args();
     let rules = load_rules();
@@ -183,18 +302,19 @@ fn main() {
     let principles = load_cases("principles.tsv", 6);
     let mut trials = Vec::new();
     for case in principles {
-        let case = std::sync::Arc::new(case);
+        let name = format!("principle_{}_{}", case.diagram, case.id);
         let rule = case.diagram.clone();
+        case_trials(case, &name, rule, &mut trials);
+    }
+    for case in load_cases("records.tsv", 7) {
+        let case = std::sync::Arc::new(case);
         for form in [Form::AsGiven, Form::Mirror, Form::ColorSwap, Form::Both] {
-            let name = format!("principle_{}_{}{}", case.diagram, case.id, form.suffix());
-            let (case, rule) = (case.clone(), rule.clone());
-            trials.push(Trial::test(name, move || run_case(&case, form, &rule)));
+            let name = format!("record_{}_{}{}", case.diagram, case.id, form.suffix());
+            let c = case.clone();
+            trials.push(Trial::test(name, move || run_record(&c, form)));
         }
-        let name = format!("principle_{}_{}_referee", case.diagram, case.id);
-        trials.push(Trial::test(name, move || run_referee(&case)));
     }
     for case in cases {
-        let case = std::sync::Arc::new(case);
         let rule = rules
             .get(&case.diagram)
             .cloned()
@@ -206,14 +326,8 @@ fn main() {
                 d.replace('?', "_unverified").replace('-', "_")
             ),
         };
-        for form in [Form::AsGiven, Form::Mirror, Form::ColorSwap, Form::Both] {
-            let name = format!("{diagram}_case_{}{}", case.id, form.suffix());
-            let (case, rule) = (case.clone(), rule.clone());
-            trials.push(Trial::test(name, move || run_case(&case, form, &rule)));
-        }
-        let name = format!("{diagram}_case_{}_referee", case.id);
-        let case = case.clone();
-        trials.push(Trial::test(name, move || run_referee(&case)));
+        let name = format!("{diagram}_case_{}", case.id);
+        case_trials(case, &name, rule, &mut trials);
     }
     libtest_mimic::run(&args, trials).exit();
 }

@@ -2,7 +2,7 @@
 //! plies.
 
 use super::chase::chase_threats;
-use super::history::History;
+use super::history::{History, Status};
 use super::protection::{DefenderFailure, Protection, protection};
 use super::{Verdict, Violation};
 use crate::moves::Move;
@@ -19,7 +19,8 @@ pub struct SideCycle {
     pub violation: Violation,
     /// The ply of the earlier occurrence of the repeated position.
     pub first_ply: usize,
-    /// The ply of the latest occurrence.
+    /// The ply of the latest occurrence; for a side that really changed moves with the move that
+    /// completed the repetition, the ply of that move.
     pub last_ply: usize,
     /// For a perpetual chase: the indices of the opponent's pieces chased on every move.
     pub chased: u16,
@@ -44,6 +45,49 @@ impl SideCycle {
             let kind = squares
                 .first()
                 .and_then(|&s| history.position_at(self.first_ply).piece_at(s))
+                .map_or(PieceKind::Pawn, |p| p.kind);
+            out.push((Piece::new(self.color.flip(), kind), squares));
+        }
+        out
+    }
+
+    /// The side's own moves in the cycle: plies `first_ply + 1`, `first_ply + 3`, ... up to
+    /// `last_ply`.
+    pub fn move_plies(&self) -> impl Iterator<Item = usize> + use<> {
+        (self.first_ply + 1..=self.last_ply).step_by(2)
+    }
+
+    /// For an idle cycle in which every move of the side chased, but no one piece on every move
+    /// (one piece chasing two in turn, or two chasing two, WXF rule 32): each piece chased, with
+    /// its squares at the side's chasing moves. Empty otherwise.
+    pub fn chased_in_turn(&self, history: &History) -> Vec<(Piece, Vec<Square>)> {
+        if self.violation != Violation::Idle || !history.rules().set.reads_chases() {
+            return Vec::new();
+        }
+        let mut each = Vec::new();
+        for ply in self.move_plies() {
+            match history.status(ply) {
+                (Status::CHASE, pieces) => each.push((ply, pieces)),
+                _ => return Vec::new(),
+            }
+        }
+        let all = each.iter().fold(0u16, |acc, &(_, pieces)| acc | pieces);
+        let mut out = Vec::new();
+        for index in (0..16u8).filter(|i| all >> i & 1 == 1) {
+            let id = History::piece_id(self.color.flip(), index);
+            let plies: Vec<usize> = each
+                .iter()
+                .filter(|&&(_, pieces)| pieces >> index & 1 == 1)
+                .map(|&(ply, _)| ply)
+                .collect();
+            let squares: Vec<Square> = plies
+                .iter()
+                .filter_map(|&ply| history.square_of(ply, id))
+                .collect();
+            let kind = plies
+                .first()
+                .zip(squares.first())
+                .and_then(|(&ply, &square)| history.position_at(ply).piece_at(square))
                 .map_or(PieceKind::Pawn, |p| p.kind);
             out.push((Piece::new(self.color.flip(), kind), squares));
         }
@@ -157,6 +201,14 @@ pub struct Ruling {
 }
 
 impl Ruling {
+    /// The cycle of the side the ruling goes against, if it goes against one.
+    pub fn violator_cycle(&self) -> Option<&SideCycle> {
+        let Verdict::Win(winner) = self.verdict else {
+            return None;
+        };
+        self.cycles.as_ref()?.iter().find(|c| c.color != winner)
+    }
+
     /// Whether any part of the ruling rests on a move whose reply is not known yet.
     pub fn is_provisional(&self) -> bool {
         self.cycles.is_some_and(|c| c.iter().any(|s| s.provisional))

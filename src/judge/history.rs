@@ -328,17 +328,30 @@ impl History {
         let before = &self.positions[ply - 1];
         let before_ids = &self.ids[ply - 1];
         let next = self.positions.get(ply + 1).zip(self.ids.get(ply + 1));
+        let pairs = |pos: &Position, ids: &IdBoard| -> Vec<(PieceId, PieceId)> {
+            chase_threats(pos, policy)
+                .into_iter()
+                .filter_map(|(a, v)| Some((ids.id_at(a)?, ids.id_at(v)?)))
+                .collect()
+        };
+        let threats = pairs(&view, ids);
+        if threats.is_empty() {
+            return (Status::IDLE, 0);
+        }
+        // The threats the mover had before its move (with it to move then, ids as they were).
+        let before_threats = pairs(before, before_ids);
+        // A threat is new unless it stood before, or its victim could already be taken for free
+        // before the move by another attacker that still can after it: a move that only adds an
+        // attacker to such a piece creates no threat (the capture was there to make; the piece
+        // was in effect offered).
+        let stood = |attacker: PieceId, victim: PieceId| {
+            before_threats
+                .iter()
+                .any(|&(a, v)| v == victim && (a == attacker || threats.contains(&(a, victim))))
+        };
         let mut chased = 0u16;
-        for (a, v) in chase_threats(&view, policy) {
-            let (Some(attacker), Some(victim)) = (ids.id_at(a), ids.id_at(v)) else {
-                continue;
-            };
-            let stood_before = match (before_ids.square_of(attacker), before_ids.square_of(victim))
-            {
-                (Some(a), Some(v)) => is_chase_capture(before, a, v, policy),
-                _ => false,
-            };
-            if stood_before {
+        for &(attacker, victim) in &threats {
+            if stood(attacker, victim) {
                 continue;
             }
             let answered = match next {

@@ -20,8 +20,8 @@ pub use explain::{Ruling, SideCycle};
 pub use history::{History, PieceId, Record, Status};
 pub use protection::ProtectionPolicy;
 pub use repetition::{
-    judge_at, judge_before_reply, judge_end_of_record, judge_in_search, judge_prune, losing_moves,
-    occurrences, repeats, side_cycle,
+    judge_at, judge_before_reply, judge_end_of_record, judge_in_search, judge_prune, keeps_up,
+    losing_moves, occurrences, repeats, side_cycle,
 };
 
 use crate::square::Color;

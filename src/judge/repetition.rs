@@ -70,56 +70,123 @@ pub fn repeats(history: &History, ply: usize, occurrences: u32) -> bool {
     cycle_start(history, ply, occurrences).is_some()
 }
 
-/// Classifies the moves at `plies` (one side's moves of a cycle) under the history's rules:
-/// their statuses or-ed together and the pieces chased by all of them.
-fn classify_moves(history: &History, plies: impl Iterator<Item = usize>) -> (Violation, u16, bool) {
-    let set = history.rules().set;
-    let mut combined = Status::empty();
-    let mut chased = u16::MAX;
-    let mut provisional = false;
-    for ply in plies {
-        let (status, pieces) = if set.reads_chases() {
-            history.status(ply)
-        } else if history.records()[ply].gives_check() {
-            (Status::CHECK, 0)
-        } else {
-            (Status::IDLE, 0)
-        };
-        provisional |= !history.is_settled(ply);
-        combined |= status;
-        if status == Status::CHASE {
-            chased &= pieces;
-        }
-    }
-    let violation = set.classify(combined, chased);
-    let chased = if violation == Violation::PerpetualChase {
-        chased
-    } else {
-        0
+/// One side's moves in a stretch of history, added up: their statuses or-ed together and the
+/// opponent's pieces chased by every chasing move.
+#[derive(Clone, Copy)]
+struct Tally {
+    combined: Status,
+    chased: u16,
+    provisional: bool,
+}
+
+impl Tally {
+    const EMPTY: Tally = Tally {
+        combined: Status::empty(),
+        chased: u16::MAX,
+        provisional: false,
     };
-    (violation, chased, provisional)
+
+    /// Adds the move at `ply` under the history's rules; returns its status.
+    fn add(&mut self, history: &History, ply: usize) -> Status {
+        let (status, pieces) = move_status(history, ply);
+        self.provisional |= !history.is_settled(ply);
+        self.combined |= status;
+        if status == Status::CHASE {
+            self.chased &= pieces;
+        }
+        status
+    }
+
+    /// The level of the moves added, with the pieces chased throughout (none unless a chase).
+    fn classify(&self, history: &History) -> (Violation, u16) {
+        let violation = history.rules().set.classify(self.combined, self.chased);
+        let chased = if violation == Violation::PerpetualChase {
+            self.chased
+        } else {
+            0
+        };
+        (violation, chased)
+    }
+}
+
+/// The status of the move at `ply` as the history's rule set reads it (a rule set that reads no
+/// chases sees only checks).
+fn move_status(history: &History, ply: usize) -> (Status, u16) {
+    if history.rules().set.reads_chases() {
+        history.status(ply)
+    } else if history.records()[ply].gives_check() {
+        (Status::CHECK, 0)
+    } else {
+        (Status::IDLE, 0)
+    }
+}
+
+/// Extends a side's violation back over the whole run of repetitions it belongs to: through the
+/// earlier occurrences of the position at `start`, oldest last, as long as the side's moves in
+/// each added stretch all check or chase (a move that does neither is a real change of moves, and
+/// the run begins after it). Chasing another piece in turn is part of the pattern: the chased
+/// sets are intersected over the whole run. `offset` is 1 when the side is to move at the
+/// occurrences (its moves follow them) and 2 when it moved into them. Returns the new start.
+fn extend_run(history: &History, tally: &mut Tally, start: usize, offset: usize) -> usize {
+    if tally.classify(history).0 == Violation::Idle {
+        // Any longer stretch holds the same idle moves: nothing to gain.
+        return start;
+    }
+    let mut start = start;
+    for earlier_start in earlier(history, start) {
+        let mut longer = *tally;
+        let changed = (earlier_start + offset..=start + offset - 2)
+            .step_by(2)
+            .any(|ply| longer.add(history, ply) == Status::IDLE);
+        if changed {
+            break;
+        }
+        *tally = longer;
+        start = earlier_start;
+    }
+    start
 }
 
 /// The cycle of the side to move at `ply`: from the `occurrences - 1`-th earlier occurrence of
-/// that position to `ply`, with the side's moves made inside it classified. Every such move has
-/// had its reply, so every status used is settled. `None` if there is no such repetition since
-/// the last capture or forward pawn move.
+/// that position to `ply`, with the side's moves made inside it classified, and a violation
+/// followed back over the whole run of repetitions it belongs to (`extend_run`). Every such move
+/// has had its reply, so every status used is settled. `None` if there is no such repetition
+/// since the last capture or forward pawn move.
 pub fn side_cycle(history: &History, ply: usize, occurrences: u32) -> Option<SideCycle> {
     let first = cycle_start(history, ply, occurrences)?;
-    let (violation, chased, provisional) = classify_moves(history, (first + 1..ply).step_by(2));
+    let mut tally = Tally::EMPTY;
+    for p in (first + 1..ply).step_by(2) {
+        tally.add(history, p);
+    }
+    let first = extend_run(history, &mut tally, first, 1);
+    let (violation, chased) = tally.classify(history);
     Some(SideCycle {
         color: history.position_at(ply).side_to_move(),
         violation,
         first_ply: first,
         last_ply: ply,
         chased,
-        provisional,
+        provisional: tally.provisional,
     })
 }
 
+/// The cycle of the side that moved into the position at `ply`: its cycle at `ply - 1`, and,
+/// when its move at `ply` is a real change of moves (neither a check nor a chase, which its
+/// reply cannot make otherwise), that move too: a side that has stopped is judged with the move
+/// that stopped, not on its earlier window.
+fn mover_cycle(history: &History, ply: usize, occurrences: u32) -> Option<SideCycle> {
+    let mut cycle = side_cycle(history, ply - 1, occurrences)?;
+    if cycle.violation != Violation::Idle && move_status(history, ply).0 == Status::IDLE {
+        cycle.violation = Violation::Idle;
+        cycle.chased = 0;
+        cycle.last_ply = ply;
+    }
+    Some(cycle)
+}
+
 /// Judges the repetition at `ply`: the cycle of the side to move at `ply` and the cycle of the
-/// other side, which was to move one ply earlier, must both exist. Only moves before `ply` are
-/// used, and their statuses are all settled.
+/// other side, which was to move one ply earlier, must both exist. Only moves up to `ply` are
+/// used; the move at `ply` only when it is a real change of moves, whose status is final.
 pub fn judge_at(history: &History, ply: usize, occurrences: u32) -> Ruling {
     let undecided = Ruling {
         verdict: Verdict::Undecided,
@@ -132,7 +199,7 @@ pub fn judge_at(history: &History, ply: usize, occurrences: u32) -> Ruling {
     let Some(to_move) = side_cycle(history, ply, occurrences) else {
         return undecided;
     };
-    let Some(other) = side_cycle(history, ply - 1, occurrences) else {
+    let Some(other) = mover_cycle(history, ply, occurrences) else {
         return undecided;
     };
     Ruling {
@@ -146,6 +213,25 @@ pub fn judge_at(history: &History, ply: usize, occurrences: u32) -> Ruling {
 /// settles the chase status of the move before it. This is the convention of the WXF case suite.
 pub fn judge_before_reply(history: &History, occurrences: u32) -> Ruling {
     judge_at(history, history.plies().saturating_sub(1), occurrences)
+}
+
+/// Whether the move at `ply`, by the side of `cycle` (a perpetual check or chase), keeps up that
+/// violation on another square instead of changing moves: it checks again, or it chases again a
+/// piece chased throughout the cycle. An arbiter asks the violator to stop the pattern, not to
+/// move it. The move's status is provisional while its reply is unknown.
+pub fn keeps_up(history: &History, ply: usize, cycle: &SideCycle) -> bool {
+    let Some(record) = history.records().get(ply) else {
+        return false;
+    };
+    if record.is_cancel() || history.position_at(ply - 1).side_to_move() != cycle.color {
+        return false;
+    }
+    let (status, chased) = move_status(history, ply);
+    match cycle.violation {
+        Violation::PerpetualCheck => status == Status::CHECK,
+        Violation::PerpetualChase => status == Status::CHASE && chased & cycle.chased != 0,
+        Violation::Idle => false,
+    }
 }
 
 /// The ruling at `ply` with the beta cutoff of the reference paper (its section 5.2), from the
@@ -172,7 +258,7 @@ pub fn judge_prune(
             Verdict::Undecided
         };
     }
-    let Some(theirs) = side_cycle(history, ply - 1, occurrences) else {
+    let Some(theirs) = mover_cycle(history, ply, occurrences) else {
         return Verdict::Undecided;
     };
     history.rules().set.compare(&ours, &theirs)
@@ -203,16 +289,21 @@ pub fn judge_end_of_record(history: &History, occurrences: u32) -> Option<Ruling
         return None;
     }
     let to_move = side_cycle(history, n, occurrences)?;
-    // The mover of ply n made the moves first + 2, first + 4, ..., n inside the same cycle.
-    let (violation, chased, provisional) =
-        classify_moves(history, (to_move.first_ply + 2..=n).step_by(2));
+    // The mover of ply n made the moves start + 2, start + 4, ..., n inside the same cycle.
+    let start = cycle_start(history, n, occurrences)?;
+    let mut tally = Tally::EMPTY;
+    for p in (start + 2..=n).step_by(2) {
+        tally.add(history, p);
+    }
+    let start = extend_run(history, &mut tally, start, 2);
+    let (violation, chased) = tally.classify(history);
     let other = SideCycle {
         color: to_move.color.flip(),
         violation,
-        first_ply: to_move.first_ply + 1,
+        first_ply: start + 1,
         last_ply: n,
         chased,
-        provisional,
+        provisional: tally.provisional,
     };
     Some(Ruling {
         verdict: history.rules().set.compare(&to_move, &other),

@@ -1,8 +1,8 @@
 //! The repetitions met on the way through a game, as an arbiter sees them: each run of ruled
 //! positions with the first ruling, and what came next (someone varied, the violator repeated
-//! again instead of changing moves, or the record ends while it runs). A forbidden repetition
-//! obliges the violator to change moves; it ends the game only if the violator keeps on or the
-//! record ends in it.
+//! again instead of changing moves, or kept up its check or chase on another square, or the
+//! record ends while it runs). A forbidden repetition obliges the violator to change moves; it
+//! ends the game only if the violator keeps on or the record ends in it.
 
 use crate::judge::{Ruling, Verdict};
 use crate::square::Color;
@@ -17,14 +17,33 @@ pub struct RepetitionEvent {
     /// The ruling at the last ply.
     pub latest: Ruling,
     /// The ply at which the violator repeated again instead of changing moves, with the ruling
-    /// there.
+    /// there (or, when it kept up its violation without repeating, the run's latest ruling).
     pub kept_on: Option<Ruling>,
+    /// The ply at which the violator, asked to change moves, played a move that kept up the same
+    /// perpetual check or chase on another square instead (the position did not repeat).
+    pub kept_up: Option<usize>,
     /// Who broke the run by playing something else, and at which ply (`None`: the record ends
-    /// while it runs).
+    /// while it runs, or it was ruled anew).
     pub varied: Option<(Color, usize)>,
+    /// The ply from which the repetition went on under another ruling (the next run), when no
+    /// violator changed moves to end this one.
+    pub ruled_anew: Option<usize>,
 }
 
 impl RepetitionEvent {
+    /// A run that begins with `ruling`.
+    fn new(ruling: Ruling) -> RepetitionEvent {
+        RepetitionEvent {
+            last_ply: ruling.ply,
+            latest: ruling.clone(),
+            ruling,
+            kept_on: None,
+            kept_up: None,
+            varied: None,
+            ruled_anew: None,
+        }
+    }
+
     /// The first ply of the run.
     pub fn first_ply(&self) -> usize {
         self.ruling.ply
@@ -33,6 +52,17 @@ impl RepetitionEvent {
     /// The repetition's kind: perpetual check, perpetual chase, idle repetition, ...
     pub fn kind(&self) -> &'static str {
         super::repetition_name(&self.ruling)
+    }
+
+    /// Whether the run ends the game at `ply`: one of its ruled plies, or the move that kept its
+    /// violation up.
+    pub fn covers(&self, ply: usize) -> bool {
+        (self.first_ply()..=self.last_ply).contains(&ply) || self.kept_up == Some(ply)
+    }
+
+    /// The ply at which the violator kept on, by repeating or by keeping up its violation.
+    pub fn kept_on_ply(&self) -> Option<usize> {
+        self.kept_up.or(self.kept_on.as_ref().map(|r| r.ply))
     }
 
     /// The side that must change moves (the one the ruling goes against), if any.
@@ -52,13 +82,31 @@ pub struct EventLog {
 
 impl EventLog {
     /// The ruling (or none) for the position after `ply`, played by `mover`; every ply is noted,
-    /// in order.
-    pub fn note(&mut self, ply: usize, mover: Color, ruling: Option<Ruling>) {
+    /// in order. When the violator of the open run moves without a ruling, `keeps_up` says
+    /// whether that move keeps up its violation (asked with the run's latest ruling).
+    pub fn note(
+        &mut self,
+        ply: usize,
+        mover: Color,
+        ruling: Option<Ruling>,
+        keeps_up: impl FnOnce(&Ruling) -> bool,
+    ) {
         let open = self
             .events
             .last_mut()
-            .filter(|e| e.varied.is_none() && e.last_ply + 1 == ply);
+            .filter(|e| e.varied.is_none() && e.ruled_anew.is_none() && e.last_ply + 1 == ply);
         match (open, ruling) {
+            // The ruling changed: a new run begins. If the violator moved, it changed moves (a
+            // side that really changed is judged with the move that changed); otherwise the
+            // repetition goes on under another ruling.
+            (Some(event), Some(ruling)) if ruling.verdict != event.ruling.verdict => {
+                if event.violator() == Some(mover) {
+                    event.varied = Some((mover, ply));
+                } else {
+                    event.ruled_anew = Some(ply);
+                }
+                self.events.push(RepetitionEvent::new(ruling));
+            }
             (Some(event), Some(ruling)) => {
                 event.last_ply = ply;
                 if event.kept_on.is_none()
@@ -69,17 +117,33 @@ impl EventLog {
                 }
                 event.latest = ruling;
             }
-            (Some(event), None) => event.varied = Some((mover, ply)),
-            (None, Some(ruling)) => {
-                self.events.push(RepetitionEvent {
-                    last_ply: ply,
-                    latest: ruling.clone(),
-                    ruling,
-                    kept_on: None,
-                    varied: None,
-                });
+            (Some(event), None) => {
+                if event.kept_on.is_none()
+                    && event.violator() == Some(mover)
+                    && keeps_up(&event.latest)
+                {
+                    event.kept_on = Some(event.latest.clone());
+                    event.kept_up = Some(ply);
+                } else {
+                    event.varied = Some((mover, ply));
+                }
             }
+            (None, Some(ruling)) => self.events.push(RepetitionEvent::new(ruling)),
             (None, None) => {}
+        }
+    }
+
+    /// Settles a keep-up noted at `ply` now that its reply is known: `still` says whether the
+    /// move still keeps up the violation with its status settled; if not, the violator varied
+    /// there after all.
+    pub fn settle(&mut self, ply: usize, still: impl FnOnce(&Ruling) -> bool) {
+        let Some(event) = self.events.last_mut().filter(|e| e.kept_up == Some(ply)) else {
+            return;
+        };
+        if !still(&event.latest) {
+            event.kept_up = None;
+            event.kept_on = None;
+            event.varied = event.violator().map(|v| (v, ply));
         }
     }
 
@@ -92,6 +156,6 @@ impl EventLog {
     pub fn open_at(&self, ply: usize) -> Option<&RepetitionEvent> {
         self.events
             .last()
-            .filter(|e| e.varied.is_none() && e.last_ply == ply)
+            .filter(|e| e.varied.is_none() && e.ruled_anew.is_none() && e.last_ply == ply)
     }
 }

@@ -29,9 +29,11 @@ fn event_json(e: &RepetitionEvent, moves: &[Move], texts: &[String]) -> Value {
         "last_ply": e.last_ply,
         "verdict": verdict_name(e.ruling.verdict),
         "violator": e.violator().map(|c| c.name()),
-        "kept_on_ply": e.kept_on.as_ref().map(|r| r.ply),
+        "kept_on_ply": e.kept_on_ply(),
+        "kept_up": e.kept_up.is_some(),
         "varied_by": e.varied.map(|(c, _)| c.name()),
         "varied_ply": e.varied.map(|(_, p)| p),
+        "ruled_anew_ply": e.ruled_anew,
         "description": super::report::describe_event(e, moves, texts),
     })
 }
@@ -42,14 +44,16 @@ pub fn report_json(r: &GameReport) -> Value {
     let cycles = ruling.map_or(&[][..], |x| &x.cycles);
     let facts = r.facts();
     let texts = facts.map_or(&[][..], |f| &f.move_texts);
-    let chased: Vec<Value> = cycles
-        .iter()
-        .flat_map(|c| &c.chased)
-        .map(|(piece, squares)| {
-            let squares: Vec<String> = squares.iter().map(|s| s.to_string()).collect();
-            json!({ "piece": piece.to_string(), "squares": squares })
-        })
-        .collect();
+    let pieces_json = |pieces: &[(crate::piece::Piece, Vec<crate::square::Square>)]| -> Vec<Value> {
+        pieces
+            .iter()
+            .map(|(piece, squares)| {
+                let squares: Vec<String> = squares.iter().map(|s| s.to_string()).collect();
+                json!({ "piece": piece.to_string(), "squares": squares })
+            })
+            .collect()
+    };
+    let chased: Vec<Value> = cycles.iter().flat_map(|c| pieces_json(&c.chased)).collect();
     let cycles: Vec<Value> = cycles
         .iter()
         .map(|c| {
@@ -78,6 +82,7 @@ pub fn report_json(r: &GameReport) -> Value {
                 "first_ply": c.first_ply + 1,
                 "last_ply": c.last_ply,
                 "moves": moves,
+                "chased_in_turn": pieces_json(&c.chased_in_turn),
                 "unprotected": unprotected,
             })
         })

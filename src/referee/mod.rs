@@ -21,7 +21,7 @@ pub use report::{
     Agreement, CycleReport, GameReport, JudgedGame, RecordFacts, ReportBody, RulingReport,
 };
 
-use crate::judge::{History, RuleConfig, Ruling, Verdict, judge_at, losing_moves};
+use crate::judge::{History, RuleConfig, Ruling, Verdict, judge_at, keeps_up, losing_moves};
 use crate::movegen::no_legal_moves;
 use crate::moves::{IllegalMove, Move};
 use crate::position::Position;
@@ -192,13 +192,25 @@ impl Adjudicator {
         let mover = self.history.position().side_to_move();
         self.history.push(m)?;
         let ply = self.history.plies();
+        let history = &self.history;
+        // The move before has its reply now: a keep-up read before it is settled.
+        self.events.settle(ply - 1, |latest| {
+            latest
+                .violator_cycle()
+                .is_some_and(|cycle| keeps_up(history, ply - 1, cycle))
+        });
         let terminal = self.terminal_state();
         let ruling = match terminal {
             Some(_) => None,
             None => Some(judge_at(&self.history, ply, self.config.occurrences))
                 .filter(|r| r.verdict != Verdict::Undecided),
         };
-        self.events.note(ply, mover, ruling.clone());
+        let history = &self.history;
+        self.events.note(ply, mover, ruling.clone(), |latest| {
+            latest
+                .violator_cycle()
+                .is_some_and(|cycle| keeps_up(history, ply, cycle))
+        });
         if self.decision.is_none() {
             self.decision = terminal.or_else(|| {
                 ruling.map(|ruling| Decision {

@@ -55,6 +55,9 @@ pub struct CycleReport {
     pub moves: Vec<(usize, Move)>,
     /// The opponent's pieces chased on every move, with their squares over the cycle.
     pub chased: Vec<(Piece, Vec<Square>)>,
+    /// In an idle cycle whose every move chased, but no one piece on every move: each piece
+    /// chased in turn, with its squares at the moves that chased it.
+    pub chased_in_turn: Vec<(Piece, Vec<Square>)>,
     /// Why each chased piece counted as unprotected at the side's last move of the cycle, with
     /// the reason in words.
     pub unprotected: Vec<(ChaseWitness, String)>,
@@ -380,14 +383,23 @@ fn record_ending(
         ply: ruling.ply,
         reason: Reason::Repetition(ruling.clone()),
     };
-    if let Some(kept) = game.events().iter().find_map(|e| e.kept_on.as_ref()) {
-        return (Some(repetition(kept)), false);
+    if let Some((kept, ply)) = game
+        .events()
+        .iter()
+        .find_map(|e| e.kept_on.as_ref().zip(e.kept_on_ply()))
+    {
+        let decision = Decision {
+            ply,
+            ..repetition(kept)
+        };
+        // A kept-up violation at the record's last move rests on a move whose reply is unknown.
+        return (Some(decision), ply == plies && !history.is_settled(ply));
     }
     if complete
         && let Some(open) = game
             .events()
             .last()
-            .filter(|e| e.varied.is_none() && e.last_ply == plies)
+            .filter(|e| e.varied.is_none() && e.ruled_anew.is_none() && e.last_ply == plies)
     {
         return (Some(repetition(&open.latest)), false);
     }
@@ -487,6 +499,7 @@ fn ruling_report(
                         .filter_map(|p| history.records()[p].mv.map(|m| (p, m)))
                         .collect(),
                     chased: cycle.chased_pieces(history),
+                    chased_in_turn: cycle.chased_in_turn(history),
                     unprotected: cycle
                         .why_unprotected(history)
                         .into_iter()
@@ -497,14 +510,19 @@ fn ruling_report(
                         .collect(),
                 })
                 .collect();
-            (violator, cycles, occurrences(history, decision.ply))
+            (violator, cycles, occurrences(history, ruling.ply))
         }
+    };
+    // The repeated position (for a violation kept up without repeating, the last repetition).
+    let ruled_ply = match &decision.reason {
+        Reason::Repetition(ruling) => ruling.ply,
+        _ => decision.ply,
     };
     RulingReport {
         provisional,
         violator,
         cycles,
-        ruled: history.position_at(decision.ply).clone(),
+        ruled: history.position_at(ruled_ply).clone(),
         repeated_at,
         past_ruling: plies.saturating_sub(decision.ply),
         decision,
@@ -560,6 +578,9 @@ fn rule_citation(decision: &Decision, cycles: &[CycleReport]) -> Option<&'static
         (Verdict::Draw, Violation::PerpetualChase, true) => {
             "WXF rule 24: both sides chasing perpetually is a draw (manual diagram 51)"
         }
+        (_, Violation::Idle, _) if cycles.iter().any(|c| !c.chased_in_turn.is_empty()) => {
+            "WXF rule 32: one piece chasing two pieces in turn, or two chasing two, is not a perpetual chase (manual diagrams 76-80)"
+        }
         (_, Violation::Idle, _) => {
             "WXF rules: a repetition in which neither side violates is a draw"
         }
@@ -578,23 +599,43 @@ pub(super) fn describe_event(e: &RepetitionEvent, moves: &[Move], texts: &[Strin
         }
         None => out.push_str(" (allowed: a draw if the players go on repeating)"),
     }
-    if let Some(kept) = &e.kept_on {
-        let _ = write!(
-            out,
-            "; {} repeated again at ply {} instead",
-            e.violator()
-                .map_or("the violator".to_string(), |v| v.to_string()),
-            kept.ply
-        );
+    let violator = e
+        .violator()
+        .map_or("the violator".to_string(), |v| v.to_string());
+    match (e.kept_up, &e.kept_on) {
+        (Some(ply), _) => {
+            let _ = write!(out, "; {violator} kept up the {kind} at ply {ply}");
+            if let Some(&m) = moves.get(ply - 1) {
+                let _ = write!(out, " with {}", move_words(m, ply, texts));
+            }
+            out.push_str(" instead");
+        }
+        (None, Some(kept)) => {
+            let _ = write!(
+                out,
+                "; {violator} repeated again at ply {} instead",
+                kept.ply
+            );
+        }
+        (None, None) => {}
     }
-    match e.varied {
-        Some((side, ply)) => {
+    if e.kept_up.is_some() {
+        return out;
+    }
+    match (e.varied, e.ruled_anew) {
+        (None, Some(ply)) => {
+            let _ = write!(
+                out,
+                "; from ply {ply} the repetition goes on under a new ruling"
+            );
+        }
+        (Some((side, ply)), _) => {
             let _ = write!(out, "; {side} varied at ply {ply}");
             if let Some(&m) = moves.get(ply - 1) {
                 let _ = write!(out, " with {}", move_words(m, ply, texts));
             }
         }
-        None => {
+        (None, None) => {
             let _ = write!(out, "; the record ends in it at ply {}", e.last_ply);
         }
     }
@@ -608,7 +649,7 @@ fn on_the_way<'a>(
 ) -> Vec<&'a RepetitionEvent> {
     events
         .iter()
-        .filter(|e| ruling.is_none_or(|r| !(e.first_ply()..=e.last_ply).contains(&r.decision.ply)))
+        .filter(|e| ruling.is_none_or(|r| !e.covers(r.decision.ply)))
         .collect()
 }
 
@@ -675,10 +716,23 @@ fn explain_ruling(
             );
         }
         Reason::Repetition(_) => {
-            let event = events
-                .iter()
-                .find(|e| (e.first_ply()..=e.last_ply).contains(&d.ply));
+            let event = events.iter().find(|e| e.covers(d.ply));
             match (r.violator, event) {
+                (Some(v), Some(e)) if e.kept_up == Some(d.ply) => {
+                    let _ = write!(
+                        text,
+                        "{}: {v} had to change moves after ply {} and kept up the {} at ply {}{} instead; {} wins",
+                        d.reason_name(),
+                        e.first_ply(),
+                        d.reason_name(),
+                        d.ply,
+                        facts
+                            .move_texts
+                            .get(d.ply - 1)
+                            .map_or(String::new(), |t| format!(" with {t}")),
+                        v.flip()
+                    );
+                }
                 (Some(v), Some(e)) if e.kept_on.as_ref().is_some_and(|k| k.ply == d.ply) => {
                     let _ = write!(
                         text,
@@ -724,6 +778,22 @@ fn explain_ruling(
                 for (piece, squares) in &cycle.chased {
                     let squares: Vec<String> = squares.iter().map(|s| s.to_string()).collect();
                     let _ = write!(text, "; chased {piece} {}", squares.join(", "));
+                }
+                if !cycle.chased_in_turn.is_empty() {
+                    let each: Vec<String> = cycle
+                        .chased_in_turn
+                        .iter()
+                        .map(|(piece, squares)| {
+                            let squares: Vec<String> =
+                                squares.iter().map(|s| s.to_string()).collect();
+                            format!("{piece} {}", squares.join(", "))
+                        })
+                        .collect();
+                    let _ = write!(
+                        text,
+                        "; chased in turn: {} (no single piece on every move: no perpetual chase)",
+                        each.join("; ")
+                    );
                 }
                 for (witness, words) in &cycle.unprotected {
                     let _ = write!(text, "\n    unprotected at ply {}: {words}", witness.ply);
