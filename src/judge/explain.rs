@@ -173,6 +173,10 @@ impl ChaseWitness {
                             "the {piece} on {d} would take back over the {} as its screen, which the capture removes (a false root)",
                             self.attacker.kind.name()
                         ),
+                        DefenderFailure::AttackerIsSecondScreen => format!(
+                            "the {piece} on {d} would take back only once the capture takes the {} out of its line, where it is a second screen (a root that depends on the attacker's own square)",
+                            self.attacker.kind.name()
+                        ),
                         DefenderFailure::ExposesKing => format!(
                             "the {piece} on {d} cannot take back without exposing its king"
                         ),

@@ -14,10 +14,11 @@ use crate::square::Square;
 /// Which board the rook and cannon defenders are judged on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
 pub enum ProtectionPolicy {
-    /// Rook and cannon defenders are found with the occupancy before the capture (attacker still
-    /// on its square), as the reference paper does, except that a cannon whose screen is the
-    /// attacker itself is no protection: the screen leaves with the capture, so the cannon cannot
-    /// take back (a false root, WXF rule 34). Leapers and legality use the board after it.
+    /// Every defender is judged on the board after the capture (a real root), so a rook retakes
+    /// along the line the capture opens; but a cannon protects only when its line does not depend
+    /// on the attacker's square: not when the attacker is its screen (the screen leaves with the
+    /// capture: a false root, WXF rule 34), and not when the attacker is a second screen that
+    /// the capture takes away (the rulings of WXF rules 19 and 26 count no such root).
     #[default]
     SurvivingScreen,
     /// The reference paper's reading: rook and cannon defenders found with the occupancy before
@@ -86,6 +87,10 @@ pub enum DefenderFailure {
     /// A cannon whose screen would be the attacker itself, which leaves with the capture (a false
     /// root).
     ScreenIsAttacker,
+    /// A cannon that would reach the square only once the capture takes the attacker out of its
+    /// line, where the attacker is a second screen: a root that depends on the attacker's own
+    /// square, which the rule book's rulings do not count (see `SurvivingScreen`).
+    AttackerIsSecondScreen,
     /// Taking back would leave its own king in check or facing the other king.
     ExposesKing,
 }
@@ -98,12 +103,12 @@ impl Protection {
 }
 
 /// The board after a capture, with the pieces of the victim's side that reach its square there
-/// (`defenders`) and, under [`ProtectionPolicy::SurvivingScreen`], the cannons that would reach it
-/// only over the attacker (`screened`, not defenders).
+/// (`defenders`) and, under [`ProtectionPolicy::SurvivingScreen`], the cannons whose line to it
+/// depends on the attacker's square (`screened`, not defenders, each with why).
 struct Recapture {
     after: Position,
     defenders: Bitboard,
-    screened: Bitboard,
+    screened: Vec<(Square, DefenderFailure)>,
 }
 
 /// The recapture of `m`, when the victim is worth no more than its attacker.
@@ -118,27 +123,42 @@ fn recapture(pos: &Position, m: Move, policy: ProtectionPolicy) -> Option<Recapt
     let mut after = pos.clone();
     after.play(m);
     let defender_side = victim.color;
+    let occ_before = pos.occupied();
     let occ_after = after.occupied();
-    let line_occ = match policy {
-        ProtectionPolicy::SurvivingScreen | ProtectionPolicy::BeforeCapture => pos.occupied(),
-        ProtectionPolicy::AfterCapture => occ_after,
-    };
     let mine = |kind| after.pieces(defender_side, kind);
-    let mut cannons = cannon_attacks(to, line_occ) & mine(PieceKind::Cannon);
-    let mut screened = Bitboard::EMPTY;
-    if policy == ProtectionPolicy::SurvivingScreen {
-        // The lines differ only on the attacker's square: a cannon reached before the capture but
-        // not after it used the attacker as its screen.
-        let surviving = cannons & cannon_attacks(to, occ_after);
-        screened = cannons & !surviving;
-        cannons = surviving;
-    }
+    // The lines before and after the capture differ only on the attacker's square.
+    let rook_occ = match policy {
+        ProtectionPolicy::BeforeCapture => occ_before,
+        ProtectionPolicy::SurvivingScreen | ProtectionPolicy::AfterCapture => occ_after,
+    };
+    let cannons_before = cannon_attacks(to, occ_before) & mine(PieceKind::Cannon);
+    let cannons_after = cannon_attacks(to, occ_after) & mine(PieceKind::Cannon);
+    let mut screened = Vec::new();
+    let cannons = match policy {
+        ProtectionPolicy::BeforeCapture => cannons_before,
+        ProtectionPolicy::AfterCapture => cannons_after,
+        ProtectionPolicy::SurvivingScreen => {
+            // A cannon reached before the capture but not after it used the attacker as its
+            // screen; one reached only after it had the attacker as a second screen.
+            screened.extend(
+                (cannons_before & !cannons_after)
+                    .into_iter()
+                    .map(|sq| (sq, DefenderFailure::ScreenIsAttacker)),
+            );
+            screened.extend(
+                (cannons_after & !cannons_before)
+                    .into_iter()
+                    .map(|sq| (sq, DefenderFailure::AttackerIsSecondScreen)),
+            );
+            cannons_before & cannons_after
+        }
+    };
     let defenders = (advisor_attacks(to) & mine(PieceKind::Advisor))
         | (elephant_attacks(to, occ_after) & mine(PieceKind::Elephant))
         | (horse_attackers_to(to, occ_after) & mine(PieceKind::Horse))
         | (pawn_attackers_to(defender_side, to) & mine(PieceKind::Pawn))
         | (king_attacks(to) & mine(PieceKind::King))
-        | (rook_attacks(to, line_occ) & mine(PieceKind::Rook))
+        | (rook_attacks(to, rook_occ) & mine(PieceKind::Rook))
         | cannons;
     Some(Recapture {
         after,
@@ -174,11 +194,7 @@ pub fn protection(pos: &Position, m: Move, policy: ProtectionPolicy) -> Protecti
         }
         failures.push((d, DefenderFailure::ExposesKing));
     }
-    failures.extend(
-        r.screened
-            .into_iter()
-            .map(|d| (d, DefenderFailure::ScreenIsAttacker)),
-    );
+    failures.extend(r.screened);
     if failures.is_empty() {
         Protection::NoDefender
     } else {
@@ -209,6 +225,42 @@ mod tests {
         assert_eq!(
             protection(&pos, m, ProtectionPolicy::AfterCapture),
             Protection::NoDefender
+        );
+    }
+
+    #[test]
+    fn a_rook_takes_back_along_the_line_the_capture_opens() {
+        // The red rook on g5 takes the black cannon on c5; the black rook on i5 stands behind it
+        // and retakes once g5 is empty.
+        let pos = crate::fen::parse("4k4/9/9/9/2c3R1r/9/9/9/9/3K5 w - - 0 1").unwrap();
+        let m: Move = "g5c5".parse().unwrap();
+        let i5 = Square::parse("i5").unwrap();
+        for policy in [
+            ProtectionPolicy::SurvivingScreen,
+            ProtectionPolicy::AfterCapture,
+        ] {
+            assert_eq!(protection(&pos, m, policy), Protection::Protected(i5));
+        }
+        assert_eq!(
+            protection(&pos, m, ProtectionPolicy::BeforeCapture),
+            Protection::NoDefender
+        );
+    }
+
+    #[test]
+    fn a_cannon_whose_second_screen_is_the_attacker_is_no_root() {
+        // The black cannon on i5 reaches c5 over the red pawn on h5 only once the capture takes
+        // the red rook on g5 out of its line.
+        let pos = crate::fen::parse("4k4/9/9/9/2c3RPc/9/9/9/9/3K5 w - - 0 1").unwrap();
+        let m: Move = "g5c5".parse().unwrap();
+        let i5 = Square::parse("i5").unwrap();
+        assert_eq!(
+            protection(&pos, m, ProtectionPolicy::SurvivingScreen),
+            Protection::DefendersFail(vec![(i5, DefenderFailure::AttackerIsSecondScreen)])
+        );
+        assert_eq!(
+            protection(&pos, m, ProtectionPolicy::AfterCapture),
+            Protection::Protected(i5)
         );
     }
 }
