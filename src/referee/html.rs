@@ -1,8 +1,11 @@
-//! The HTML report of `xq referee --html`: a summary table of every game, then for each ruled game
-//! an SVG board of the ruled position (last move and chased pieces marked), the explanation and the
-//! cycle's moves. One self-contained file, no scripts.
+//! The HTML report of `xq referee --html`: a summary table of every game (ruled games first, with a
+//! filter), then for each ruled game an SVG board of the ruled position (last move and chased pieces
+//! marked), the explanation and the cycle's moves. One self-contained file: the board glyphs are
+//! embedded, nothing is fetched.
 
+use super::glyphs;
 use super::{Agreement, GameReport};
+use crate::judge::Verdict;
 use crate::moves::Move;
 use crate::piece::{Piece, PieceKind};
 use crate::position::Position;
@@ -123,8 +126,11 @@ pub fn board_svg(pos: &Position, last: Option<Move>, marked: &[Square]) -> Strin
     let river_y = MARGIN + 4 * CELL + CELL / 2 + 5;
     let _ = write!(
         s,
-        r##"<text x="{}" y="{river_y}" font-family="sans-serif" font-size="14" fill="#7a5a30" text-anchor="middle">river</text>"##,
-        w / 2
+        r##"<text x="{}" y="{river_y}" font-family="{}" font-weight="bold" font-size="18" fill="#7a5a30" text-anchor="middle">楚 河</text><text x="{}" y="{river_y}" font-family="{}" font-weight="bold" font-size="18" fill="#7a5a30" text-anchor="middle">漢 界</text>"##,
+        MARGIN + 2 * CELL,
+        glyphs::FONT_STACK,
+        MARGIN + 6 * CELL,
+        glyphs::FONT_STACK
     );
     for f in 0..9u8 {
         let x = MARGIN + i32::from(f) * CELL;
@@ -167,9 +173,10 @@ pub fn board_svg(pos: &Position, last: Option<Move>, marked: &[Square]) -> Strin
         };
         let _ = write!(
             s,
-            r##"<g><title>{} on {sq}</title><circle cx="{x}" cy="{y}" r="18" fill="#fbeed0" stroke="{color}" stroke-width="2"/><circle cx="{x}" cy="{y}" r="14.5" fill="none" stroke="{color}" stroke-width="0.8"/><text x="{x}" y="{}" font-family="'Noto Serif CJK TC', 'Noto Serif CJK SC', 'Songti TC', 'PMingLiU', 'SimSun', serif" font-weight="bold" font-size="20" fill="{color}" text-anchor="middle">{}</text></g>"##,
+            r##"<g><title>{} on {sq}</title><circle cx="{x}" cy="{y}" r="18" fill="#fbeed0" stroke="{color}" stroke-width="2"/><circle cx="{x}" cy="{y}" r="14.5" fill="none" stroke="{color}" stroke-width="0.8"/><text x="{x}" y="{}" font-family="{}" font-weight="bold" font-size="20" fill="{color}" text-anchor="middle">{}</text></g>"##,
             piece,
             y + 7,
+            glyphs::FONT_STACK,
             glyph(piece)
         );
     }
@@ -194,6 +201,83 @@ fn result_class(r: &GameReport) -> &'static str {
     }
 }
 
+/// Text with each board glyph set in the board font (the page's own font may have none).
+fn glyph_spans(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if "帥仕相傌俥炮兵將士象馬車砲卒".contains(c) {
+            let _ = write!(out, "<span class=\"glyph\">{c}</span>");
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A result in an arbiter's words.
+fn result_words(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Win(Color::Red) => "Red wins",
+        Verdict::Win(Color::Black) => "Black wins",
+        Verdict::Draw => "draw",
+        Verdict::Undecided => "no ruling",
+    }
+}
+
+/// How a record's own result compares with the ruling, in words.
+fn agreement_words(agreement: Agreement) -> &'static str {
+    match agreement {
+        Agreement::Agrees => "agrees",
+        Agreement::Disagrees => "disagrees",
+        Agreement::NoRuling => "no ruling to compare",
+        Agreement::NoRecordResult => "the record gives no result",
+    }
+}
+
+/// The kinds of row a reader can filter the table to.
+fn row_kinds(r: &GameReport) -> String {
+    let mut kinds = vec!["all"];
+    if r.decision().is_some() {
+        kinds.push("ruled");
+    }
+    if r.agreement() == Agreement::Disagrees {
+        kinds.push("disagree");
+    }
+    if r.error().is_some() {
+        kinds.push("error");
+    }
+    kinds.join(" ")
+}
+
+/// The filter above the table: a kind of row and a text to look for (a few lines of script; the
+/// table reads the same without it).
+const FILTER: &str = r#"<p><label>Show <select id="kind"><option value="all">all games</option><option value="ruled">ruled games</option><option value="disagree">disagreements with the record</option><option value="error">errors</option></select></label>
+<label>containing <input id="text" type="search" placeholder="file, player, reason…"></label> <span id="shown"></span></p>
+"#;
+
+/// The filter's script, at the end of the page (it reads the table's rows).
+const FILTER_SCRIPT: &str = r#"<script>
+(function () {
+  var kind = document.getElementById('kind'), text = document.getElementById('text');
+  var shown = document.getElementById('shown');
+  function apply() {
+    var k = kind.value, t = text.value.toLowerCase(), n = 0;
+    var rows = document.querySelectorAll('tr[data-kinds]');
+    rows.forEach(function (row) {
+      var show = row.getAttribute('data-kinds').split(' ').indexOf(k) >= 0 &&
+        (t === '' || row.textContent.toLowerCase().indexOf(t) >= 0);
+      row.style.display = show ? '' : 'none';
+      if (show) { n++; }
+    });
+    shown.textContent = n + ' of ' + rows.length + ' games shown';
+  }
+  kind.addEventListener('change', apply);
+  text.addEventListener('input', apply);
+  apply();
+})();
+</script>
+"#;
+
 /// The whole report page.
 pub fn report(title: &str, reports: &[GameReport], summary: &str) -> String {
     let mut s = String::new();
@@ -214,17 +298,25 @@ tr.disagree td {{ background: #fff3cd; }}
 .game h3 {{ word-break: break-all; }}
 .game pre {{ white-space: pre-wrap; font-size: 0.9em; background: #f7f7f7; padding: 0.6em; }}
 .legend {{ font-size: 0.85em; color: #555; }}
+.glyph {{ font-family: {}; font-weight: bold; }}
+{}
 </style></head><body>
 <h1>Referee report</h1>
 <p>{}</p>
 <p>{}</p>
 "#,
         esc(title),
+        glyphs::FONT_STACK,
+        glyphs::font_face(),
         esc(title),
         esc(summary)
     );
+    s.push_str(FILTER);
+    // Ruled games first, then the rest, each in the order read.
+    let mut rows: Vec<&GameReport> = reports.iter().collect();
+    rows.sort_by_key(|r| r.decision().is_none());
     s.push_str("<table><tr><th>file</th><th>game</th><th>players</th><th>plies</th><th>result</th><th>reason</th><th>ply</th><th>record</th><th>remarks</th></tr>\n");
-    for r in reports {
+    for r in rows {
         let facts = r.facts();
         let players = match facts.map(|f| (&f.red, &f.black)) {
             Some((Some(a), Some(b))) => format!("{a} – {b}"),
@@ -256,24 +348,29 @@ tr.disagree td {{ background: #fff3cd; }}
             ));
         }
         let record = match facts.and_then(|f| f.result.as_ref()) {
-            Some(t) => format!("{t} ({})", r.agreement().name().replace('_', " ")),
+            Some(t) => format!("{t} ({})", agreement_words(r.agreement())),
             None => "—".to_string(),
         };
         let _ = writeln!(
             s,
-            "<tr class=\"{}\"><td class=\"file\">{}</td><td>{link}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr class=\"{}\" data-kinds=\"{}\"><td class=\"file\">{}</td><td>{link}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             result_class(r),
+            row_kinds(r),
             esc(&r.file),
             esc(&players),
             r.moves().len(),
-            r.result(),
+            result_words(r.result()),
             r.reason(),
             r.decision().map_or(String::new(), |d| d.ply.to_string()),
             esc(&record),
             esc(&remarks.join("; "))
         );
     }
-    let _ = writeln!(s, "</table>\n<p class=\"legend\">{}</p>", esc(&legend()));
+    let _ = writeln!(
+        s,
+        "</table>\n<p class=\"legend\">{}</p>",
+        glyph_spans(&esc(&legend()))
+    );
     for r in reports {
         let Some(ruling) = r.ruling() else {
             continue;
@@ -289,13 +386,13 @@ tr.disagree td {{ background: #fff3cd; }}
             .collect();
         let _ = write!(
             s,
-            "<div class=\"game\" id=\"g{}-{}\"><div>{}</div><div><h3>{} game {}: {} by {} at ply {}</h3>",
+            "<div class=\"game\" id=\"g{}-{}\"><div>{}</div><div><h3>{} game {}: {}, by {} at ply {}</h3>",
             anchor(&r.file),
             r.game,
             board_svg(pos, last, &marked),
             esc(&r.file),
             r.game,
-            r.result(),
+            result_words(r.result()),
             r.reason(),
             d.ply
         );
@@ -341,6 +438,7 @@ tr.disagree td {{ background: #fff3cd; }}
             esc(&pos.to_string())
         );
     }
+    s.push_str(FILTER_SCRIPT);
     s.push_str("</body></html>\n");
     s
 }
@@ -386,5 +484,38 @@ mod tests {
             assert_eq!(legend.matches(glyph).count(), 1, "{glyph} in {legend}");
         }
         assert!(legend.contains("俥 rook (R)"), "{legend}");
+    }
+
+    #[test]
+    fn the_page_speaks_as_an_arbiter_and_carries_its_glyphs() {
+        use crate::judge::RuleConfig;
+        let games = "[Event \"quiet\"]\n\n1. h2e2 h9g7 *\n\n[Event \"checks\"]\n[FEN \"c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w - - 0 1\"]\n\nh8h9 f9f8 h9h8 f8f9 h8h9 f9f8 h9h8 *\n";
+        let reports = crate::referee::judge_bytes(
+            "games.pgn",
+            games.as_bytes(),
+            RuleConfig::with_occurrences(2),
+        );
+        let page = report("games.pgn", &reports, "two games");
+        for word in [
+            "red_wins",
+            "black_wins",
+            "undecided",
+            "no_ruling",
+            "no_record_result",
+        ] {
+            assert!(!page.contains(word), "{word} in the page");
+        }
+        assert!(page.contains("<td>Black wins</td>") && page.contains("<td>no ruling</td>"));
+        assert!(page.contains("楚 河") && page.contains("漢 界"));
+        assert!(page.contains("@font-face") && page.contains("data:font/woff2;base64,d09GM"));
+        // Nothing is fetched from elsewhere.
+        for fetch in ["src=\"http", "href=\"http", "url(http"] {
+            assert!(!page.contains(fetch), "{fetch}");
+        }
+        // The ruled game comes first in the table, though it is second in the file.
+        let ruled = page.find("data-kinds=\"all ruled\"").expect("a ruled row");
+        let quiet = page.find("data-kinds=\"all\"").expect("an unruled row");
+        assert!(ruled < quiet);
+        assert!(page.contains("<span class=\"glyph\">俥</span>"));
     }
 }

@@ -10,6 +10,7 @@
 
 pub mod cli;
 pub mod events;
+pub mod glyphs;
 pub mod html;
 pub mod json;
 pub mod progress;
