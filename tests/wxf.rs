@@ -261,17 +261,20 @@ fn run_record(case: &Case, form: Form) -> Result<(), Failed> {
     }
 }
 
-/// A repetition met, as `PLY:VERDICT:OUTCOME`: how the run ended (`kept-up@N`, `kept-on@N`,
+/// A repetition met, as `PLY:VERDICT:OUTCOME` (`PLY:VERDICT:kept-up@F-L:OUTCOME` when the violator
+/// kept its violation up on other squares at plies F to L): how the run ended (`kept-on@N`,
 /// `varied-SIDE@N`, `anew@N` when it was ruled anew, `end` when the record ends in it).
 fn event_summary(e: &xq::referee::RepetitionEvent) -> String {
-    let outcome = match (e.kept_up, &e.kept_on, e.varied, e.ruled_anew) {
-        (Some(ply), ..) => format!("kept-up@{ply}"),
-        (None, Some(kept), ..) => format!("kept-on@{}", kept.ply),
-        (None, None, Some((side, ply)), _) => format!("varied-{}@{ply}", side.name()),
-        (None, None, None, Some(ply)) => format!("anew@{ply}"),
-        (None, None, None, None) => "end".to_string(),
+    let outcome = match (&e.kept_on, e.varied, e.ruled_anew) {
+        (Some(kept), ..) => format!("kept-on@{}", kept.ply),
+        (None, Some((side, ply)), _) => format!("varied-{}@{ply}", side.name()),
+        (None, None, Some(ply)) => format!("anew@{ply}"),
+        (None, None, None) => "end".to_string(),
     };
-    format!("{}:{}:{outcome}", e.first_ply(), e.ruling.verdict)
+    let kept_up = e.kept_up.map_or(String::new(), |(first, last)| {
+        format!(":kept-up@{first}-{last}")
+    });
+    format!("{}:{}{kept_up}:{outcome}", e.first_ply(), e.ruling.verdict)
 }
 
 /// The trials of one case: the judge in each form, the referee's first decision, and the whole

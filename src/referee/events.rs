@@ -1,8 +1,10 @@
 //! The repetitions met on the way through a game, as an arbiter sees them: each run of ruled
 //! positions with the first ruling, and what came next (someone varied, the violator repeated
-//! again instead of changing moves, or kept up its check or chase on another square, or the
-//! record ends while it runs). A forbidden repetition obliges the violator to change moves; it
-//! ends the game only if the violator keeps on or the record ends in it.
+//! again instead of changing moves, or the record ends while it runs). A forbidden repetition
+//! obliges the violator to change moves; it ends the game only if the violator keeps on or the
+//! record ends in it. A violator that keeps up its check or chase on another square has not
+//! changed moves: the run goes on through such moves (and the replies to them) until the violator
+//! really changes or repeats again.
 
 use crate::judge::{Ruling, Verdict};
 use crate::square::Color;
@@ -17,11 +19,12 @@ pub struct RepetitionEvent {
     /// The ruling at the last ply.
     pub latest: Ruling,
     /// The ply at which the violator repeated again instead of changing moves, with the ruling
-    /// there (or, when it kept up its violation without repeating, the run's latest ruling).
+    /// there.
     pub kept_on: Option<Ruling>,
-    /// The ply at which the violator, asked to change moves, played a move that kept up the same
-    /// perpetual check or chase on another square instead (the position did not repeat).
-    pub kept_up: Option<usize>,
+    /// The first and the last ply at which the violator, asked to change moves, played a move
+    /// that kept up the same perpetual check or chase on another square (the position did not
+    /// repeat): no change of moves, so the run went on through them.
+    pub kept_up: Option<(usize, usize)>,
     /// Who broke the run by playing something else, and at which ply (`None`: the record ends
     /// while it runs, or it was ruled anew).
     pub varied: Option<(Color, usize)>,
@@ -54,15 +57,9 @@ impl RepetitionEvent {
         super::repetition_name(&self.ruling)
     }
 
-    /// Whether the run ends the game at `ply`: one of its ruled plies, or the move that kept its
-    /// violation up.
+    /// Whether `ply` lies in the run.
     pub fn covers(&self, ply: usize) -> bool {
-        (self.first_ply()..=self.last_ply).contains(&ply) || self.kept_up == Some(ply)
-    }
-
-    /// The ply at which the violator kept on, by repeating or by keeping up its violation.
-    pub fn kept_on_ply(&self) -> Option<usize> {
-        self.kept_up.or(self.kept_on.as_ref().map(|r| r.ply))
+        (self.first_ply()..=self.last_ply).contains(&ply)
     }
 
     /// The side that must change moves (the one the ruling goes against), if any.
@@ -118,12 +115,19 @@ impl EventLog {
                 event.latest = ruling;
             }
             (Some(event), None) => {
-                if event.kept_on.is_none()
-                    && event.violator() == Some(mover)
-                    && keeps_up(&event.latest)
+                let violator = event.violator();
+                let keeping_up = event.kept_on.is_none() && violator.is_some();
+                if keeping_up && violator == Some(mover) && keeps_up(&event.latest) {
+                    // No change of moves: the run goes on.
+                    event.last_ply = ply;
+                    let first = event.kept_up.map_or(ply, |(first, _)| first);
+                    event.kept_up = Some((first, ply));
+                } else if keeping_up
+                    && violator != Some(mover)
+                    && event.kept_up.is_some_and(|(_, last)| last + 1 == ply)
                 {
-                    event.kept_on = Some(event.latest.clone());
-                    event.kept_up = Some(ply);
+                    // The reply to a move that kept the violation up: the run goes on.
+                    event.last_ply = ply;
                 } else {
                     event.varied = Some((mover, ply));
                 }
@@ -133,18 +137,23 @@ impl EventLog {
         }
     }
 
-    /// Settles a keep-up noted at `ply` now that its reply is known: `still` says whether the
-    /// move still keeps up the violation with its status settled; if not, the violator varied
-    /// there after all.
+    /// Settles a keep-up noted at `ply` (the run's latest ply) now that its reply is known:
+    /// `still` says whether the move still keeps up the violation with its status settled; if
+    /// not, the violator changed moves there after all.
     pub fn settle(&mut self, ply: usize, still: impl FnOnce(&Ruling) -> bool) {
-        let Some(event) = self.events.last_mut().filter(|e| e.kept_up == Some(ply)) else {
+        let Some(event) = self.events.last_mut().filter(|e| {
+            e.varied.is_none() && e.last_ply == ply && e.kept_up.is_some_and(|(_, l)| l == ply)
+        }) else {
             return;
         };
-        if !still(&event.latest) {
-            event.kept_up = None;
-            event.kept_on = None;
-            event.varied = event.violator().map(|v| (v, ply));
+        if still(&event.latest) {
+            return;
         }
+        let (first, _) = event.kept_up.expect("checked above");
+        // The violator's keep-up before this one was two plies earlier, the reply between.
+        event.kept_up = (first < ply).then(|| (first, ply - 2));
+        event.last_ply = ply - 1;
+        event.varied = event.violator().map(|v| (v, ply));
     }
 
     /// The runs so far.

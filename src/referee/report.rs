@@ -383,17 +383,8 @@ fn record_ending(
         ply: ruling.ply,
         reason: Reason::Repetition(ruling.clone()),
     };
-    if let Some((kept, ply)) = game
-        .events()
-        .iter()
-        .find_map(|e| e.kept_on.as_ref().zip(e.kept_on_ply()))
-    {
-        let decision = Decision {
-            ply,
-            ..repetition(kept)
-        };
-        // A kept-up violation at the record's last move rests on a move whose reply is unknown.
-        return (Some(decision), ply == plies && !history.is_settled(ply));
+    if let Some(kept) = game.events().iter().find_map(|e| e.kept_on.as_ref()) {
+        return (Some(repetition(kept)), false);
     }
     if complete
         && let Some(open) = game
@@ -401,7 +392,18 @@ fn record_ending(
             .last()
             .filter(|e| e.varied.is_none() && e.ruled_anew.is_none() && e.last_ply == plies)
     {
-        return (Some(repetition(&open.latest)), false);
+        return match open.kept_up {
+            // The violator kept its violation up on other squares to the end of the record; a
+            // keep-up at the last move rests on a move whose reply is unknown.
+            Some((_, last)) => (
+                Some(Decision {
+                    ply: plies,
+                    ..repetition(&open.latest)
+                }),
+                last == plies && !history.is_settled(last),
+            ),
+            None => (Some(repetition(&open.latest)), false),
+        };
     }
     let (end, provisional) = end_of_record(game, complete);
     if end.is_some() {
@@ -588,6 +590,15 @@ fn rule_citation(decision: &Decision, cycles: &[CycleReport]) -> Option<&'static
     })
 }
 
+/// "ply N", or "plies N-M" (the violator's moves, every other ply).
+fn plies_words(first: usize, last: usize) -> String {
+    if first == last {
+        format!("ply {first}")
+    } else {
+        format!("plies {first}-{last}")
+    }
+}
+
 /// One repetition met on the way, in the arbiter's words: the kind, who must change moves, and
 /// what happened next.
 pub(super) fn describe_event(e: &RepetitionEvent, moves: &[Move], texts: &[String]) -> String {
@@ -602,25 +613,22 @@ pub(super) fn describe_event(e: &RepetitionEvent, moves: &[Move], texts: &[Strin
     let violator = e
         .violator()
         .map_or("the violator".to_string(), |v| v.to_string());
-    match (e.kept_up, &e.kept_on) {
-        (Some(ply), _) => {
-            let _ = write!(out, "; {violator} kept up the {kind} at ply {ply}");
-            if let Some(&m) = moves.get(ply - 1) {
-                let _ = write!(out, " with {}", move_words(m, ply, texts));
-            }
-            out.push_str(" instead");
+    if let Some((first, last)) = e.kept_up {
+        let _ = write!(
+            out,
+            "; {violator} kept up the {kind} on other squares at {}",
+            plies_words(first, last)
+        );
+        if let Some(&m) = moves.get(first - 1) {
+            let _ = write!(out, " ({})", move_words(m, first, texts));
         }
-        (None, Some(kept)) => {
-            let _ = write!(
-                out,
-                "; {violator} repeated again at ply {} instead",
-                kept.ply
-            );
-        }
-        (None, None) => {}
     }
-    if e.kept_up.is_some() {
-        return out;
+    if let Some(kept) = &e.kept_on {
+        let _ = write!(
+            out,
+            "; {violator} repeated again at ply {} instead",
+            kept.ply
+        );
     }
     match (e.varied, e.ruled_anew) {
         (None, Some(ply)) => {
@@ -718,18 +726,21 @@ fn explain_ruling(
         Reason::Repetition(_) => {
             let event = events.iter().find(|e| e.covers(d.ply));
             match (r.violator, event) {
-                (Some(v), Some(e)) if e.kept_up == Some(d.ply) => {
+                (Some(v), Some(e))
+                    if e.kept_on.is_none() && e.kept_up.is_some() && e.last_ply == d.ply =>
+                {
+                    let (first, last) = e.kept_up.expect("checked above");
                     let _ = write!(
                         text,
-                        "{}: {v} had to change moves after ply {} and kept up the {} at ply {}{} instead; {} wins",
+                        "{}: {v} had to change moves after ply {}, kept the {} up on other squares instead (from ply {first}{}), and the record ends in it at ply {}; {} wins",
                         d.reason_name(),
                         e.first_ply(),
                         d.reason_name(),
-                        d.ply,
                         facts
                             .move_texts
-                            .get(d.ply - 1)
-                            .map_or(String::new(), |t| format!(" with {t}")),
+                            .get(first - 1)
+                            .map_or(String::new(), |t| format!(", {t}")),
+                        d.ply.max(last),
                         v.flip()
                     );
                 }
