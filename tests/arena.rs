@@ -823,3 +823,108 @@ fn a_round_robin_of_three_with_openings_from_game_records() {
     let _ = std::fs::remove_file(&book);
     let _ = std::fs::remove_file(&pgn);
 }
+
+/// Runs `xq` with `args`, killing it if it has not finished within `limit`: `None` when it had to
+/// be killed.
+fn run_within(args: &[&std::ffi::OsStr], limit: Duration) -> Option<std::process::Output> {
+    let mut child = Command::new(XQ)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("xq starts");
+    let until = Instant::now() + limit;
+    while Instant::now() < until {
+        if child.try_wait().expect("xq can be waited for").is_some() {
+            return Some(child.wait_with_output().expect("xq's output"));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+/// `xq match --openings PATH` with engines that are never started: the openings are read first.
+fn match_with_openings(path: &std::path::Path) -> Option<std::process::Output> {
+    let args: Vec<&std::ffi::OsStr> = [
+        "match",
+        "--engine",
+        "a=/bin/true",
+        "--engine",
+        "b=/bin/true",
+        "--openings",
+    ]
+    .iter()
+    .map(std::ffi::OsStr::new)
+    .chain([path.as_os_str()])
+    .collect();
+    run_within(&args, Duration::from_secs(10))
+}
+
+#[test]
+fn openings_from_devices_fifos_and_huge_files_are_refused() {
+    // A device that never ends, and a FIFO that nobody writes: refused without reading.
+    let fifo = temp_path("openings.fifo");
+    let _ = std::fs::remove_file(&fifo);
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    for path in [PathBuf::from("/dev/zero"), fifo.clone()] {
+        let out = match_with_openings(&path).unwrap_or_else(|| panic!("{path:?}: still reading"));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{path:?}: {stderr}");
+        assert!(
+            stderr.contains(&path.display().to_string()) && stderr.contains("not a regular file"),
+            "{stderr}"
+        );
+    }
+    let _ = std::fs::remove_file(&fifo);
+
+    // A file just over the bound for game files (sparse, so nothing is written) is refused by its
+    // size before it is read.
+    let huge = temp_path("huge-openings.txt");
+    let file = std::fs::File::create(&huge).unwrap();
+    file.set_len(xq::record::files::MAX_FILE_BYTES + 1).unwrap();
+    drop(file);
+    let out = match_with_openings(&huge).expect("refused at once");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("huge-openings.txt") && stderr.contains("more than the 64 MiB"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_file(&huge);
+}
+
+/// The start of a long message, for assertions.
+fn head(text: &str) -> String {
+    text.chars().take(300).collect()
+}
+
+#[test]
+fn a_huge_opening_token_or_line_is_named_not_copied() {
+    // A move of a thousand bytes: the error names the line and shows only the token's start.
+    let text = format!("h2e2 h9g7\nh2e2 {}\n", "h".repeat(1000));
+    let e = openings::parse(&text, "book.txt").unwrap_err();
+    let message = e.to_string();
+    assert!(message.starts_with("book.txt:2: "), "{}", head(&message));
+    assert!(message.len() < 300, "{}...", head(&message));
+    assert!(message.contains("a move of 1000 bytes"), "{message}");
+    // A FEN line of a mebibyte: the line is refused as a whole.
+    let fen_line = format!(
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR {}\n",
+        "w".repeat(1 << 20)
+    );
+    let e = openings::parse(&format!("h2e2\n{fen_line}"), "book.txt").unwrap_err();
+    let message = e.to_string();
+    assert!(message.starts_with("book.txt:2: "), "{}", head(&message));
+    assert!(message.len() < 300, "{}...", head(&message));
+    assert!(message.contains("a line of 1048636 bytes"), "{message}");
+    let e = openings::parse_epd(&fen_line, "book.epd").unwrap_err();
+    assert!(
+        e.to_string().starts_with("book.epd:1: a line of"),
+        "{}",
+        head(&e.to_string())
+    );
+}
