@@ -928,3 +928,56 @@ fn a_huge_opening_token_or_line_is_named_not_copied() {
         head(&e.to_string())
     );
 }
+
+/// Whether process `pid` is still running (a zombie waiting to be reaped has ended).
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        let state = stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .next();
+        state != Some("Z")
+    })
+}
+
+#[test]
+fn an_engine_that_ignores_quit_and_term_leaves_no_process_behind() {
+    // The engine ignores TERM, starts a helper that ignores it too, and after `quit` goes on
+    // running; the helper's pid goes to a file.
+    let pids = temp_path("helper.pids");
+    let script = temp_path("stubborn-engine.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ntrap '' TERM\nsleep 1000 &\necho $! >> \"$1\"\n{XQ} match --fake-engine first\nwhile :; do sleep 1; done\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let _ = std::fs::remove_file(&pids);
+    let stubborn: EngineSpec = format!("stubborn={} {}", script.display(), pids.display())
+        .parse()
+        .unwrap();
+    let (config, _) = setup([stubborn, fake("b", "first", "")], 2, Limit::Nodes(1), "");
+    let (_, summary) = play(&config);
+    assert_eq!(summary.tally.games(), 2);
+    let helpers: Vec<u32> = std::fs::read_to_string(&pids)
+        .unwrap()
+        .lines()
+        .map(|l| l.trim().parse().unwrap())
+        .collect();
+    assert!(!helpers.is_empty());
+    let until = Instant::now() + Duration::from_secs(2);
+    while helpers.iter().any(|&p| running(p)) && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let left: Vec<u32> = helpers.iter().copied().filter(|&p| running(p)).collect();
+    for &pid in &left {
+        let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+    }
+    assert!(left.is_empty(), "still running after the match: {left:?}");
+    let _ = std::fs::remove_file(&pids);
+    let _ = std::fs::remove_file(&script);
+}
