@@ -929,6 +929,53 @@ fn a_huge_opening_token_or_line_is_named_not_copied() {
     );
 }
 
+/// `xq match` between two fake engines at one node a move, with `extra` arguments.
+fn fake_match(extra: &[&str]) -> Command {
+    let mut command = Command::new(XQ);
+    command
+        .args(["match", "--nodes", "1"])
+        .arg("--engine")
+        .arg(format!("a={XQ} match --fake-engine first"))
+        .arg("--engine")
+        .arg(format!("b={XQ} match --fake-engine random"))
+        .args(extra);
+    command
+}
+
+#[test]
+fn write_failures_are_reported_and_the_match_goes_on() {
+    for (option, what) in [("--log", "engine log"), ("--pgn", "PGN file")] {
+        let out = fake_match(&["--games", "2", option, "/dev/full"])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{option}: {stdout}\n{stderr}");
+        assert!(
+            stderr.contains(&format!("writing the {what} /dev/full failed"))
+                && stderr.contains("No space left on device"),
+            "{option}: {stderr}"
+        );
+        // Both games were still played and counted.
+        assert!(
+            stdout.contains("Score of a vs b: ") && stdout.contains("] 2\n"),
+            "{stdout}"
+        );
+    }
+    // The terminal itself: no panic, an error and a failing status.
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = fake_match(&["--games", "2"]).stdout(full).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("writing the standard output failed") && !stderr.contains("panicked"),
+        "{stderr}"
+    );
+}
+
 /// Whether process `pid` is still running (a zombie waiting to be reaped has ended).
 fn running(pid: u32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
