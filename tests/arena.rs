@@ -1028,3 +1028,49 @@ fn an_engine_that_ignores_quit_and_term_leaves_no_process_behind() {
     let _ = std::fs::remove_file(&pids);
     let _ = std::fs::remove_file(&script);
 }
+
+#[test]
+fn one_pair_gives_no_interval_and_the_pgn_carries_its_event() {
+    let pgn = temp_path("event.pgn");
+    let out = fake_match(&["--games", "2", "--event", "Spring test"])
+        .arg("--pgn")
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    // One pair (and two games, both drawn or split) gives an estimate but no interval yet.
+    assert!(!stdout.contains("+/- 0.0"), "{stdout}");
+    assert!(!stdout.contains(".. +0.0)"), "{stdout}");
+    assert!(stdout.contains("no 95 % interval yet"), "{stdout}");
+    // Without an openings file the games start from the start position, and say so.
+    assert!(
+        stdout.contains("Game 1 (a vs b, start position): "),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("opening line 0"), "{stdout}");
+    // The PGN opens with the seven-tag roster, in its order, the event first.
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let tags: Vec<&str> = text
+        .lines()
+        .take(7)
+        .map(|l| l.split_whitespace().next().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        tags,
+        [
+            "[Event", "[Site", "[Date", "[Round", "[Red", "[Black", "[Result"
+        ],
+        "{text}"
+    );
+    assert!(text.starts_with("[Event \"Spring test\"]\n"), "{text}");
+    assert!(!text.contains("EngineOutput"), "{text}");
+    assert_eq!(text.matches("[Event \"Spring test\"]").count(), 2);
+    let _ = std::fs::remove_file(&pgn);
+
+    // No games at all is refused.
+    let out = fake_match(&["--games", "0"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--games 0"), "{stderr}");
+}

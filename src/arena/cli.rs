@@ -34,7 +34,7 @@ pub struct MatchArgs {
         required_unless_present = "fake_engine"
     )]
     pub engines: Vec<String>,
-    /// Number of games of each pairing [default: 2, or 20000 with --sprt].
+    /// Number of games of each pairing, at least 1 [default: 2, or 20000 with --sprt].
     #[arg(long)]
     pub games: Option<u32>,
     /// With more than two engines: roundrobin (everyone meets everyone) or gauntlet (the first
@@ -94,7 +94,7 @@ pub struct MatchArgs {
     /// Log all engine traffic to this file.
     #[arg(long)]
     pub log: Option<PathBuf>,
-    /// The PGN EngineOutput tag.
+    /// The PGN Event tag.
     #[arg(long, default_value = "xq match")]
     pub event: String,
     /// Act as a scripted test engine instead (see `arena::fake`).
@@ -243,6 +243,9 @@ pub fn plan_from_args(args: &MatchArgs) -> Result<Plan, Box<dyn std::error::Erro
         None => None,
     };
     let sprt = args.sprt.as_deref().map(str::parse::<Sprt>).transpose()?;
+    if args.games == Some(0) {
+        return Err(ArgError("--games 0: a match needs at least one game".into()).into());
+    }
     let openings = match &args.openings {
         Some(path) => openings::load(path, args.opening_plies)?,
         None => Vec::new(),
@@ -321,8 +324,9 @@ fn standing_line(names: &[String; 2], st: &Standing, sprt: Option<&Sprt>) -> Str
     if st.pairs.pairs() > 0 {
         let elo = st.pairs.elo();
         line.push_str(&format!(" | Ptnml(0-2) {}, Elo {:+.1}", st.pairs, elo.elo));
-        if elo.margin().is_finite() {
-            line.push_str(&format!(" +/- {:.1}", elo.margin()));
+        // No interval until the pairs have a spread to measure it by.
+        if let Some(margin) = elo.margin().filter(|m| m.is_finite()) {
+            line.push_str(&format!(" +/- {margin:.1}"));
         }
     }
     if let Some(sprt) = sprt {
@@ -519,11 +523,14 @@ fn play_pairing(
     let summary = run_match(config, |report, standing| {
         let r = &report.record;
         let number = sink.offset + report.number;
+        let opening = match report.opening_line {
+            0 => "start position".to_string(),
+            line => format!("opening line {line}"),
+        };
         sink.terminal.line(&format!(
-            "Game {number} ({} vs {}, opening line {}): {} {{{}: {}}}",
+            "Game {number} ({} vs {}, {opening}): {} {{{}: {}}}",
             r.names[0],
             r.names[1],
-            report.opening_line,
             r.outcome.pgn(),
             r.end.name(),
             r.detail
