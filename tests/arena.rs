@@ -823,3 +823,254 @@ fn a_round_robin_of_three_with_openings_from_game_records() {
     let _ = std::fs::remove_file(&book);
     let _ = std::fs::remove_file(&pgn);
 }
+
+/// Runs `xq` with `args`, killing it if it has not finished within `limit`: `None` when it had to
+/// be killed.
+fn run_within(args: &[&std::ffi::OsStr], limit: Duration) -> Option<std::process::Output> {
+    let mut child = Command::new(XQ)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("xq starts");
+    let until = Instant::now() + limit;
+    while Instant::now() < until {
+        if child.try_wait().expect("xq can be waited for").is_some() {
+            return Some(child.wait_with_output().expect("xq's output"));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+/// `xq match --openings PATH` with engines that are never started: the openings are read first.
+fn match_with_openings(path: &std::path::Path) -> Option<std::process::Output> {
+    let args: Vec<&std::ffi::OsStr> = [
+        "match",
+        "--engine",
+        "a=/bin/true",
+        "--engine",
+        "b=/bin/true",
+        "--openings",
+    ]
+    .iter()
+    .map(std::ffi::OsStr::new)
+    .chain([path.as_os_str()])
+    .collect();
+    run_within(&args, Duration::from_secs(10))
+}
+
+#[test]
+fn openings_from_devices_fifos_and_huge_files_are_refused() {
+    // A device that never ends, and a FIFO that nobody writes: refused without reading.
+    let fifo = temp_path("openings.fifo");
+    let _ = std::fs::remove_file(&fifo);
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    for path in [PathBuf::from("/dev/zero"), fifo.clone()] {
+        let out = match_with_openings(&path).unwrap_or_else(|| panic!("{path:?}: still reading"));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{path:?}: {stderr}");
+        assert!(
+            stderr.contains(&path.display().to_string()) && stderr.contains("not a regular file"),
+            "{stderr}"
+        );
+    }
+    let _ = std::fs::remove_file(&fifo);
+
+    // A file just over the bound for game files (sparse, so nothing is written) is refused by its
+    // size before it is read.
+    let huge = temp_path("huge-openings.txt");
+    let file = std::fs::File::create(&huge).unwrap();
+    file.set_len(xq::record::files::MAX_FILE_BYTES + 1).unwrap();
+    drop(file);
+    let out = match_with_openings(&huge).expect("refused at once");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("huge-openings.txt") && stderr.contains("more than the 64 MiB"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_file(&huge);
+}
+
+/// The start of a long message, for assertions.
+fn head(text: &str) -> String {
+    text.chars().take(300).collect()
+}
+
+#[test]
+fn a_huge_opening_token_or_line_is_named_not_copied() {
+    // A move of a thousand bytes: the error names the line and shows only the token's start.
+    let text = format!("h2e2 h9g7\nh2e2 {}\n", "h".repeat(1000));
+    let e = openings::parse(&text, "book.txt").unwrap_err();
+    let message = e.to_string();
+    assert!(message.starts_with("book.txt:2: "), "{}", head(&message));
+    assert!(message.len() < 300, "{}...", head(&message));
+    assert!(message.contains("a move of 1000 bytes"), "{message}");
+    // A FEN line of a mebibyte: the line is refused as a whole.
+    let fen_line = format!(
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR {}\n",
+        "w".repeat(1 << 20)
+    );
+    let e = openings::parse(&format!("h2e2\n{fen_line}"), "book.txt").unwrap_err();
+    let message = e.to_string();
+    assert!(message.starts_with("book.txt:2: "), "{}", head(&message));
+    assert!(message.len() < 300, "{}...", head(&message));
+    assert!(message.contains("a line of 1048636 bytes"), "{message}");
+    let e = openings::parse_epd(&fen_line, "book.epd").unwrap_err();
+    assert!(
+        e.to_string().starts_with("book.epd:1: a line of"),
+        "{}",
+        head(&e.to_string())
+    );
+}
+
+/// `xq match` between two fake engines at one node a move, with `extra` arguments.
+fn fake_match(extra: &[&str]) -> Command {
+    let mut command = Command::new(XQ);
+    command
+        .args(["match", "--nodes", "1"])
+        .arg("--engine")
+        .arg(format!("a={XQ} match --fake-engine first"))
+        .arg("--engine")
+        .arg(format!("b={XQ} match --fake-engine random"))
+        .args(extra);
+    command
+}
+
+#[test]
+fn write_failures_are_reported_and_the_match_goes_on() {
+    for (option, what) in [("--log", "engine log"), ("--pgn", "PGN file")] {
+        let out = fake_match(&["--games", "2", option, "/dev/full"])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{option}: {stdout}\n{stderr}");
+        assert!(
+            stderr.contains(&format!("writing the {what} /dev/full failed"))
+                && stderr.contains("No space left on device"),
+            "{option}: {stderr}"
+        );
+        // Both games were still played and counted.
+        assert!(
+            stdout.contains("Score of a vs b: ") && stdout.contains("] 2\n"),
+            "{stdout}"
+        );
+    }
+    // The terminal itself: no panic, an error and a failing status.
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = fake_match(&["--games", "2"]).stdout(full).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("writing the standard output failed") && !stderr.contains("panicked"),
+        "{stderr}"
+    );
+}
+
+/// Whether process `pid` is still running (a zombie waiting to be reaped has ended).
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        let state = stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .next();
+        state != Some("Z")
+    })
+}
+
+#[test]
+fn an_engine_that_ignores_quit_and_term_leaves_no_process_behind() {
+    // The engine ignores TERM, starts a helper that ignores it too, and after `quit` goes on
+    // running; the helper's pid goes to a file.
+    let pids = temp_path("helper.pids");
+    let script = temp_path("stubborn-engine.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ntrap '' TERM\nsleep 1000 &\necho $! >> \"$1\"\n{XQ} match --fake-engine first\nwhile :; do sleep 1; done\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let _ = std::fs::remove_file(&pids);
+    let stubborn: EngineSpec = format!("stubborn={} {}", script.display(), pids.display())
+        .parse()
+        .unwrap();
+    let (config, _) = setup([stubborn, fake("b", "first", "")], 2, Limit::Nodes(1), "");
+    let (_, summary) = play(&config);
+    assert_eq!(summary.tally.games(), 2);
+    let helpers: Vec<u32> = std::fs::read_to_string(&pids)
+        .unwrap()
+        .lines()
+        .map(|l| l.trim().parse().unwrap())
+        .collect();
+    assert!(!helpers.is_empty());
+    let until = Instant::now() + Duration::from_secs(2);
+    while helpers.iter().any(|&p| running(p)) && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let left: Vec<u32> = helpers.iter().copied().filter(|&p| running(p)).collect();
+    for &pid in &left {
+        let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+    }
+    assert!(left.is_empty(), "still running after the match: {left:?}");
+    let _ = std::fs::remove_file(&pids);
+    let _ = std::fs::remove_file(&script);
+}
+
+#[test]
+fn one_pair_gives_no_interval_and_the_pgn_carries_its_event() {
+    let pgn = temp_path("event.pgn");
+    let out = fake_match(&["--games", "2", "--event", "Spring test"])
+        .arg("--pgn")
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    // One pair (and two games, both drawn or split) gives an estimate but no interval yet.
+    assert!(!stdout.contains("+/- 0.0"), "{stdout}");
+    assert!(!stdout.contains(".. +0.0)"), "{stdout}");
+    assert!(stdout.contains("no 95 % interval yet"), "{stdout}");
+    // Without an openings file the games start from the start position, and say so.
+    assert!(
+        stdout.contains("Game 1 (a vs b, start position): "),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("opening line 0"), "{stdout}");
+    // The PGN opens with the seven-tag roster, in its order, the event first.
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let tags: Vec<&str> = text
+        .lines()
+        .take(7)
+        .map(|l| l.split_whitespace().next().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        tags,
+        [
+            "[Event", "[Site", "[Date", "[Round", "[Red", "[Black", "[Result"
+        ],
+        "{text}"
+    );
+    assert!(text.starts_with("[Event \"Spring test\"]\n"), "{text}");
+    assert!(!text.contains("EngineOutput"), "{text}");
+    assert_eq!(text.matches("[Event \"Spring test\"]").count(), 2);
+    let _ = std::fs::remove_file(&pgn);
+
+    // No games at all is refused.
+    let out = fake_match(&["--games", "0"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--games 0"), "{stderr}");
+}

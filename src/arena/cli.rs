@@ -1,6 +1,10 @@
 //! The command line of `xq match`: its arguments, how they become a [`MatchConfig`] for each
 //! pairing (two engines, or a round robin or gauntlet of more), and the run that prints each game,
 //! the running score, each pairing's summary and a tournament's table, and writes the PGN file.
+//!
+//! When writing the terminal, the PGN file or the engine log fails, the match goes on (the games
+//! under way are not thrown away, and the other outputs stay whole): a warning names the output
+//! when the failure is noticed, and at the end an error names it again and the exit status is 1.
 
 use super::game::{DrawRule, GameRules, Limit, ResignRule};
 use super::stats::{Sprt, Standing, Tally};
@@ -30,7 +34,7 @@ pub struct MatchArgs {
         required_unless_present = "fake_engine"
     )]
     pub engines: Vec<String>,
-    /// Number of games of each pairing [default: 2, or 20000 with --sprt].
+    /// Number of games of each pairing, at least 1 [default: 2, or 20000 with --sprt].
     #[arg(long)]
     pub games: Option<u32>,
     /// With more than two engines: roundrobin (everyone meets everyone) or gauntlet (the first
@@ -90,7 +94,7 @@ pub struct MatchArgs {
     /// Log all engine traffic to this file.
     #[arg(long)]
     pub log: Option<PathBuf>,
-    /// The PGN EngineOutput tag.
+    /// The PGN Event tag.
     #[arg(long, default_value = "xq match")]
     pub event: String,
     /// Act as a scripted test engine instead (see `arena::fake`).
@@ -239,6 +243,9 @@ pub fn plan_from_args(args: &MatchArgs) -> Result<Plan, Box<dyn std::error::Erro
         None => None,
     };
     let sprt = args.sprt.as_deref().map(str::parse::<Sprt>).transpose()?;
+    if args.games == Some(0) {
+        return Err(ArgError("--games 0: a match needs at least one game".into()).into());
+    }
     let openings = match &args.openings {
         Some(path) => openings::load(path, args.opening_plies)?,
         None => Vec::new(),
@@ -317,8 +324,9 @@ fn standing_line(names: &[String; 2], st: &Standing, sprt: Option<&Sprt>) -> Str
     if st.pairs.pairs() > 0 {
         let elo = st.pairs.elo();
         line.push_str(&format!(" | Ptnml(0-2) {}, Elo {:+.1}", st.pairs, elo.elo));
-        if elo.margin().is_finite() {
-            line.push_str(&format!(" +/- {:.1}", elo.margin()));
+        // No interval until the pairs have a spread to measure it by.
+        if let Some(margin) = elo.margin().filter(|m| m.is_finite()) {
+            line.push_str(&format!(" +/- {margin:.1}"));
         }
     }
     if let Some(sprt) = sprt {
@@ -328,13 +336,90 @@ fn standing_line(names: &[String; 2], st: &Standing, sprt: Option<&Sprt>) -> Str
     line
 }
 
-/// Where the games go as they finish, shared by the pairings of a tournament.
+/// One output of the match (the terminal, the PGN file): after a write fails, nothing more is
+/// written to it, and the failure is kept for the end of the match.
+struct Output {
+    /// What it is, for messages: "standard output", "PGN file games.pgn".
+    name: String,
+    out: Box<dyn Write>,
+    failure: Option<std::io::Error>,
+}
+
+impl Output {
+    fn new(name: String, out: Box<dyn Write>) -> Output {
+        Output {
+            name,
+            out,
+            failure: None,
+        }
+    }
+
+    /// Writes `text` and flushes it; the first failure is reported as a warning and kept.
+    fn write(&mut self, text: &str) {
+        if self.failure.is_some() {
+            return;
+        }
+        if let Err(e) = self
+            .out
+            .write_all(text.as_bytes())
+            .and_then(|_| self.out.flush())
+        {
+            eprintln!(
+                "warning: writing the {} failed: {e}; the match goes on without it",
+                self.name
+            );
+            self.failure = Some(e);
+        }
+    }
+
+    /// Writes `text` as a line.
+    fn line(&mut self, text: &str) {
+        self.write(&format!("{text}\n"));
+    }
+}
+
+/// Where the games and the results go, shared by the pairings of a tournament.
 struct GameSink {
-    pgn: Option<BufWriter<File>>,
-    pgn_error: Option<std::io::Error>,
+    terminal: Output,
+    pgn: Option<Output>,
+    /// The engine log, its name for messages, and whether its failure was reported yet.
+    log: Option<(TrafficLog, String, bool)>,
     tags: pgn::MatchTags,
     /// Games written before the current pairing, so PGN rounds run on across pairings.
     offset: u32,
+}
+
+impl GameSink {
+    /// Warns once, when it is first noticed, that writing the engine log failed.
+    fn check_log(&mut self) {
+        if let Some((log, name, reported)) = &mut self.log
+            && !*reported
+            && let Some(e) = log.failure()
+        {
+            eprintln!("warning: writing the {name} failed: {e}; the match goes on without it");
+            *reported = true;
+        }
+    }
+
+    /// Every output that failed, as an error line each.
+    fn failures(&mut self) -> Vec<String> {
+        self.check_log();
+        let mut out = Vec::new();
+        for output in [Some(&self.terminal), self.pgn.as_ref()]
+            .into_iter()
+            .flatten()
+        {
+            if let Some(e) = &output.failure {
+                out.push(format!("writing the {} failed: {e}", output.name));
+            }
+        }
+        if let Some((log, name, _)) = &self.log
+            && let Some(e) = log.failure()
+        {
+            out.push(format!("writing the {name} failed: {e}"));
+        }
+        out
+    }
 }
 
 /// `xq match`: runs the match or tournament described by the command line and prints the results.
@@ -351,7 +436,10 @@ pub fn run_cli(args: MatchArgs) -> ExitCode {
     };
     let pgn = match &args.pgn {
         Some(path) => match File::create(path) {
-            Ok(f) => Some(BufWriter::new(f)),
+            Ok(f) => Some(Output::new(
+                format!("PGN file {}", path.display()),
+                Box::new(BufWriter::new(f)),
+            )),
             Err(e) => {
                 eprintln!("error: cannot create {}: {e}", path.display());
                 return ExitCode::from(2);
@@ -359,9 +447,16 @@ pub fn run_cli(args: MatchArgs) -> ExitCode {
         },
         None => None,
     };
+    let log = plan
+        .config
+        .log
+        .clone()
+        .zip(args.log.as_ref())
+        .map(|(log, path)| (log, format!("engine log {}", path.display()), false));
     let mut sink = GameSink {
+        terminal: Output::new("standard output".into(), Box::new(std::io::stdout())),
         pgn,
-        pgn_error: None,
+        log,
         tags: pgn::MatchTags {
             event: args.event.clone(),
             date: pgn::today(),
@@ -371,13 +466,13 @@ pub fn run_cli(args: MatchArgs) -> ExitCode {
     };
     let pairings = plan.pairings();
     if plan.engines.len() > 2 {
-        println!(
+        sink.terminal.line(&format!(
             "Tournament ({}): {} engines, {} pairings of {} games",
             plan.format,
             plan.engines.len(),
             pairings.len(),
             plan.config.games
-        );
+        ));
     }
     let mut table = Table::default();
     for (a, b) in pairings {
@@ -389,18 +484,25 @@ pub fn run_cli(args: MatchArgs) -> ExitCode {
             }
             Err(e) => {
                 eprintln!("error: {e}");
+                for failure in sink.failures() {
+                    eprintln!("error: {failure}");
+                }
                 return ExitCode::FAILURE;
             }
         }
     }
     if plan.engines.len() > 2 {
-        print_table(&plan, &table);
+        print_table(&plan, &table, &mut sink.terminal);
     }
-    if let Some(e) = sink.pgn_error {
-        eprintln!("error: writing the PGN file failed: {e}");
-        return ExitCode::FAILURE;
+    let failures = sink.failures();
+    for failure in &failures {
+        eprintln!("error: {failure}");
     }
-    ExitCode::SUCCESS
+    if failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }
 
 /// Plays one pairing, printing each game, the running standing and the summary.
@@ -410,72 +512,74 @@ fn play_pairing(
 ) -> Result<MatchSummary, super::MatchError> {
     let names = config.engines.clone().map(|e| e.name);
     let mut endings: BTreeMap<&'static str, u32> = BTreeMap::new();
-    println!(
+    sink.terminal.line(&format!(
         "Match {} vs {}: {} games, {} opening(s), {} at a time",
         names[0],
         names[1],
         config.games,
         config.openings.len().max(1),
         config.concurrency
-    );
+    ));
     let summary = run_match(config, |report, standing| {
         let r = &report.record;
         let number = sink.offset + report.number;
-        println!(
-            "Game {number} ({} vs {}, opening line {}): {} {{{}: {}}}",
+        let opening = match report.opening_line {
+            0 => "start position".to_string(),
+            line => format!("opening line {line}"),
+        };
+        sink.terminal.line(&format!(
+            "Game {number} ({} vs {}, {opening}): {} {{{}: {}}}",
             r.names[0],
             r.names[1],
-            report.opening_line,
             r.outcome.pgn(),
             r.end.name(),
             r.detail
-        );
-        println!("{}", standing_line(&names, standing, config.sprt.as_ref()));
+        ));
+        sink.terminal
+            .line(&standing_line(&names, standing, config.sprt.as_ref()));
         *endings.entry(r.end.name()).or_insert(0) += 1;
-        if let Some(out) = sink.pgn.as_mut()
-            && sink.pgn_error.is_none()
-        {
-            let text = pgn::game_text(r, number, &sink.tags);
-            if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-                sink.pgn_error = Some(e);
-            }
+        if let Some(out) = sink.pgn.as_mut() {
+            out.write(&pgn::game_text(r, number, &sink.tags));
         }
+        sink.check_log();
     })?;
     let t = summary.tally;
-    println!();
-    println!("{}", score_line(&names, &t));
-    println!(
+    let out = &mut sink.terminal;
+    out.line("");
+    out.line(&score_line(&names, &t));
+    out.line(&format!(
         "Elo difference: {}, LOS {:.1} % (games counted one by one)",
         t.elo(),
         100.0 * t.los()
-    );
+    ));
     if summary.pairs.pairs() > 0 {
-        println!(
+        out.line(&format!(
             "Elo difference by pairs: {} over {} pairs, Ptnml(0-2) {}",
             summary.pairs.elo(),
             summary.pairs.pairs(),
             summary.pairs
-        );
+        ));
     }
     if let (Some(sprt), Some((llr, status))) = (config.sprt, summary.sprt) {
         let (low, high) = sprt.bounds();
-        println!(
+        out.line(&format!(
             "SPRT elo0 {} elo1 {} alpha {} beta {} (over pairs): LLR {llr:.3}, bounds [{low:.3}, {high:.3}]: {status}",
             sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
-        );
+        ));
     }
     let list: Vec<String> = endings.iter().map(|(k, v)| format!("{k} {v}")).collect();
-    println!("Endings: {}", list.join(", "));
+    out.line(&format!("Endings: {}", list.join(", ")));
     if let Some(reason) = &summary.stopped {
-        println!("Stopped early: {reason}");
+        out.line(&format!("Stopped early: {reason}"));
     }
-    println!();
+    out.line("");
+    sink.check_log();
     Ok(summary)
 }
 
 /// A tournament's table: each engine's games, points, score and the Elo its score means against
 /// the opponents it met, then each pairing's result.
-fn print_table(plan: &Plan, table: &Table) {
+fn print_table(plan: &Plan, table: &Table, out: &mut Output) {
     let name = |i: usize| plan.engines[i].name.as_str();
     let width = plan
         .engines
@@ -484,10 +588,13 @@ fn print_table(plan: &Plan, table: &Table) {
         .max()
         .unwrap_or(0)
         .max(6);
-    println!("Tournament table ({}):", plan.format);
-    println!("  # {:width$}  games  points  score    Elo", "engine");
+    out.line(&format!("Tournament table ({}):", plan.format));
+    out.line(&format!(
+        "  # {:width$}  games  points  score    Elo",
+        "engine"
+    ));
     for (rank, row) in table.rows(plan.engines.len()).iter().enumerate() {
-        println!(
+        out.line(&format!(
             "{:3} {:width$}  {:5}  {:6.1}  {:5.1} %  {:+.1}",
             rank + 1,
             name(row.engine),
@@ -495,12 +602,12 @@ fn print_table(plan: &Plan, table: &Table) {
             row.half_points as f64 / 2.0,
             100.0 * row.score(),
             row.elo()
-        );
+        ));
     }
-    println!("Pairings:");
+    out.line("Pairings:");
     for r in &table.results {
         let (a, b) = r.engines;
-        println!(
+        out.line(&format!(
             "  {} vs {}: {} - {} - {}  [{:.3}], Elo by pairs {:+.1}",
             name(a),
             name(b),
@@ -509,7 +616,7 @@ fn print_table(plan: &Plan, table: &Table) {
             r.tally.draws,
             r.tally.score(),
             r.pairs.elo().elo
-        );
+        ));
     }
 }
 

@@ -1,7 +1,8 @@
 //! Drives an external engine process over UCCI or UCI (ranks 0–9, or 1–10 as Fairy-Stockfish
 //! speaks UCI): start-up handshake, options, new games and one search at a time. A reader thread
 //! per process turns its output into lines on a channel, and every wait has a deadline, so a hung
-//! or dead engine is noticed instead of blocking the match.
+//! or dead engine is noticed instead of blocking the match. Each engine runs in its own process
+//! group, ended as a whole when the match is done with it, so nothing it started outlives it.
 
 use super::spec::{EngineSpec, Protocol, TimeUnit};
 use super::wire::{
@@ -14,6 +15,7 @@ use crate::moves::Move;
 use crate::position::Position;
 use std::fmt;
 use std::io::Write;
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::thread;
@@ -198,6 +200,7 @@ impl Client {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
+            .process_group(0)
             .spawn()
             .map_err(|e| ClientError::Spawn {
                 engine: spec.name.clone(),
@@ -205,8 +208,7 @@ impl Client {
                 error: e.to_string(),
             })?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            let _ = child.wait();
+            end_group(&mut child);
             return Err(ClientError::Spawn {
                 engine: spec.name.clone(),
                 program: spec.program.clone(),
@@ -215,8 +217,7 @@ impl Client {
         };
         let (events, reader) = read_lines(stdout, &spec.name);
         if let Err(e) = reader {
-            let _ = child.kill();
-            let _ = child.wait();
+            end_group(&mut child);
             return Err(ClientError::Spawn {
                 engine: spec.name.clone(),
                 program: spec.program.clone(),
@@ -580,17 +581,44 @@ impl Drop for Client {
     fn drop(&mut self) {
         if !self.broken && !self.searching {
             let _ = self.send("quit");
-            let until = Instant::now() + Duration::from_millis(500);
+            let until = Instant::now() + QUIT_GRACE;
             while Instant::now() < until {
                 if let Ok(Some(_)) = self.child.try_wait() {
-                    return;
+                    break;
                 }
                 thread::sleep(Duration::from_millis(10));
             }
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        end_group(&mut self.child);
     }
+}
+
+/// How long an engine has to exit after `quit`.
+const QUIT_GRACE: Duration = Duration::from_millis(500);
+/// How long an engine's process group has to end after TERM before it is killed.
+const TERM_GRACE: Duration = Duration::from_millis(500);
+
+/// Ends the engine's process group (the engine and every process it started that stayed in it):
+/// TERM, then KILL for whatever is left after [`TERM_GRACE`]; the engine itself is reaped.
+fn end_group(child: &mut Child) {
+    use rustix::process::{Pid, Signal, kill_process_group, test_kill_process_group};
+    // The engine was started as the leader of a group of its own, whose id is its process id.
+    let group = Pid::from_child(child);
+    let _ = kill_process_group(group, Signal::TERM);
+    let until = Instant::now() + TERM_GRACE;
+    loop {
+        let engine_gone = matches!(child.try_wait(), Ok(Some(_)));
+        if engine_gone && test_kill_process_group(group).is_err() {
+            return;
+        }
+        if Instant::now() >= until {
+            break;
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
+    let _ = kill_process_group(group, Signal::KILL);
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 /// Whether `pos` is the standard start position (move counters aside).

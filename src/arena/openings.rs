@@ -8,15 +8,28 @@
 //!
 //! Openings may be cut to a number of plies. Every opening is replayed, so an illegal or already
 //! decided one is reported with its file and line (and game, for records).
+//!
+//! The file is read as game files are: only a regular file (a FIFO or a device would block or never
+//! end) of at most [`MAX_FILE_BYTES`]; a list or EPD line may have at most [`MAX_LINE_BYTES`] and a
+//! move at most [`MAX_MOVE_BYTES`], and an error quotes only the start of what it refuses.
 
 use crate::fen::{self, FenError};
 use crate::judge::{History, Rules};
 use crate::movegen::count_legal;
 use crate::moves::{IllegalMove, Move, MoveTextError};
 use crate::position::Position;
+use crate::record::files::MAX_FILE_BYTES;
 use crate::record::{self, RecordError};
 use std::fmt;
+use std::io::Read;
 use std::path::Path;
+
+/// The longest line of a list or EPD file: a few thousand moves.
+pub const MAX_LINE_BYTES: usize = 1 << 16;
+/// The longest move token of a list (ICCS moves have at most 7 characters, `h10-e10`).
+pub const MAX_MOVE_BYTES: usize = 32;
+/// How much of refused text an error quotes.
+const QUOTED_CHARS: usize = 40;
 
 /// A start position and the moves played from it before the engines take over.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,6 +69,14 @@ pub struct OpeningError {
 pub enum OpeningErrorKind {
     /// The file could not be read.
     Io(std::io::Error),
+    /// The path names a FIFO, socket, device or directory, not a regular file.
+    NotAFile,
+    /// The file is larger than [`MAX_FILE_BYTES`] (its size in bytes).
+    TooLarge(u64),
+    /// A line longer than [`MAX_LINE_BYTES`]: its length and its start.
+    LongLine(usize, String),
+    /// A move token longer than [`MAX_MOVE_BYTES`]: its length and its start.
+    LongMove(usize, String),
     /// The file has no openings.
     Empty,
     /// Bad FEN.
@@ -82,6 +103,23 @@ impl fmt::Display for OpeningError {
         }
         match &self.kind {
             OpeningErrorKind::Io(e) => write!(f, "cannot read: {e}"),
+            OpeningErrorKind::NotAFile => write!(
+                f,
+                "not a regular file (a FIFO, socket, device or directory); openings are read from a file"
+            ),
+            OpeningErrorKind::TooLarge(bytes) => write!(
+                f,
+                "{bytes} bytes, more than the {} MiB an openings file may have",
+                MAX_FILE_BYTES >> 20
+            ),
+            OpeningErrorKind::LongLine(bytes, start) => write!(
+                f,
+                "a line of {bytes} bytes, more than the {MAX_LINE_BYTES} an opening may have (it begins {start:?})"
+            ),
+            OpeningErrorKind::LongMove(bytes, start) => write!(
+                f,
+                "a move of {bytes} bytes, more than the {MAX_MOVE_BYTES} a move may have (it begins {start:?})"
+            ),
             OpeningErrorKind::Empty => write!(f, "no openings (only blank or # lines)"),
             OpeningErrorKind::Fen(e) => write!(f, "bad FEN: {e}"),
             OpeningErrorKind::MoveText(e) => write!(f, "{e}"),
@@ -140,7 +178,7 @@ pub fn load(path: &Path, plies: Option<usize>) -> Result<Vec<Opening>, OpeningEr
         line: 0,
         kind: OpeningErrorKind::Io(e),
     };
-    let bytes = std::fs::read(path).map_err(io)?;
+    let bytes = read_bounded(path).map_err(at_line(&source, 0))?;
     let kind = FileKind::of(path, &bytes);
     let text = || {
         String::from_utf8(bytes.clone()).map_err(|e| {
@@ -157,6 +195,40 @@ pub fn load(path: &Path, plies: Option<usize>) -> Result<Vec<Opening>, OpeningEr
     }
 }
 
+/// The bytes of an openings file: only a regular file of at most [`MAX_FILE_BYTES`], checked before
+/// it is opened (opening a FIFO would wait for a writer) and again while reading (it may grow).
+fn read_bounded(path: &Path) -> Result<Vec<u8>, OpeningErrorKind> {
+    let meta = std::fs::metadata(path).map_err(OpeningErrorKind::Io)?;
+    if !meta.is_file() {
+        return Err(OpeningErrorKind::NotAFile);
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(OpeningErrorKind::TooLarge(meta.len()));
+    }
+    let file = std::fs::File::open(path).map_err(OpeningErrorKind::Io)?;
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(OpeningErrorKind::Io)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(OpeningErrorKind::TooLarge(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// The start of a long text, for an error.
+fn quoted_start(text: &str) -> String {
+    text.chars().take(QUOTED_CHARS).collect()
+}
+
+/// Refuses a line longer than [`MAX_LINE_BYTES`].
+fn bounded_line(line: &str) -> Result<&str, OpeningErrorKind> {
+    if line.len() > MAX_LINE_BYTES {
+        return Err(OpeningErrorKind::LongLine(line.len(), quoted_start(line)));
+    }
+    Ok(line)
+}
+
 /// Reads an EPD file: each line's board and side to move (operations after them are ignored).
 pub fn parse_epd(text: &str, source: &str) -> Result<Vec<Opening>, OpeningError> {
     let mut out = Vec::new();
@@ -166,6 +238,7 @@ pub fn parse_epd(text: &str, source: &str) -> Result<Vec<Opening>, OpeningError>
             continue;
         }
         let err = at_line(source, i + 1);
+        let line = bounded_line(line).map_err(&err)?;
         let mut fields = line.split_ascii_whitespace();
         let board = fields.next().unwrap_or("");
         let side = fields.next().unwrap_or("").trim_end_matches(';');
@@ -265,6 +338,7 @@ pub fn parse_with(
             continue;
         }
         let err = at_line(source, i + 1);
+        let line = bounded_line(line).map_err(&err)?;
         let (start, move_text) = if line.contains('/') {
             let (fen_text, moves) = match line.split_once(" moves") {
                 Some((f, m)) => (f, m),
@@ -279,6 +353,12 @@ pub fn parse_with(
         let mut moves = Vec::new();
         // Move numbers ("1.") may separate the moves.
         for token in move_text.split_whitespace().filter(|t| !t.ends_with('.')) {
+            if token.len() > MAX_MOVE_BYTES {
+                return Err(err(OpeningErrorKind::LongMove(
+                    token.len(),
+                    quoted_start(token),
+                )));
+            }
             let m: Move = token
                 .parse()
                 .map_err(|e| err(OpeningErrorKind::MoveText(e)))?;

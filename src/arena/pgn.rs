@@ -1,4 +1,6 @@
-//! Writes finished match games as XQ PGN with ICCS movetext (`[Format "ICCS"]`, `H2-E2`), a `FEN`
+//! Writes finished match games as XQ PGN with ICCS movetext (`[Format "ICCS"]`, `H2-E2`): the
+//! seven-tag roster first and in its order (`Event`, `Site`, `Date`, `Round`, `Red` for White,
+//! `Black`, `Result`), then `Game`, `Format`, a `FEN`
 //! tag when the game does not start from the standard position, and the reason for the result in
 //! the `Termination` tag and a closing comment.
 
@@ -13,7 +15,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// Tags that do not come from the game itself.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MatchTags {
-    /// The `EngineOutput` tag.
+    /// The `Event` tag.
     pub event: String,
     /// The `Date` tag (`yyyy.mm.dd`).
     pub date: String,
@@ -59,14 +61,14 @@ pub fn game_text(game: &PlayedGame, round: u32, tags: &MatchTags) -> String {
     let mut tag = |name: &str, value: &str| {
         let _ = writeln!(out, "[{name} \"{}\"]", quote(value));
     };
-    tag("Game", "Chinese Chess");
-    tag("EngineOutput", &tags.event);
+    tag("Event", &tags.event);
     tag("Site", "?");
     tag("Date", &tags.date);
     tag("Round", &round.to_string());
     tag("Red", &game.names[0]);
     tag("Black", &game.names[1]);
     tag("Result", game.outcome.pgn());
+    tag("Game", "Chinese Chess");
     tag("Format", "ICCS");
     if !is_start(&game.start) {
         tag("FEN", &fen::format(&game.start));
@@ -152,10 +154,12 @@ mod tests {
         };
         let text = game_text(&game, 7, &tags);
         assert!(
-            text.starts_with("[Game \"Chinese Chess\"]\n[EngineOutput \"t\"]\n"),
+            text.starts_with(
+                "[Event \"t\"]\n[Site \"?\"]\n[Date \"2024.01.01\"]\n[Round \"7\"]\n[Red \"a\"]\n\
+                 [Black \"b \\\"q\\\"\"]\n[Result \"1-0\"]\n[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n"
+            ),
             "{text}"
         );
-        assert!(text.contains("[Round \"7\"]\n[Red \"a\"]\n[Black \"b \\\"q\\\"\"]\n[Result \"1-0\"]\n[Format \"ICCS\"]\n"));
         assert!(!text.contains("[FEN"));
         assert!(text.contains("[Termination \"time forfeit\"]"));
         assert!(

@@ -23,41 +23,46 @@ pub struct Tally {
     pub losses: u32,
 }
 
-/// An Elo difference with the bounds of its 95 % confidence interval.
+/// An Elo difference with the bounds of its 95 % confidence interval, once there is one.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EloEstimate {
     /// The point estimate (may be infinite when every game was won or lost).
     pub elo: f64,
-    /// Lower bound of the 95 % interval.
-    pub low: f64,
-    /// Upper bound of the 95 % interval.
-    pub high: f64,
+    /// The 95 % interval, lower and upper bound. `None` while the results cannot give one: fewer
+    /// than two games (or pairs), or all of them alike, when the spread they show is no measure of
+    /// the spread to come.
+    pub interval: Option<(f64, f64)>,
 }
 
 impl EloEstimate {
-    /// Half the width of the interval, the usual "±" figure.
-    pub fn margin(&self) -> f64 {
-        (self.high - self.low) / 2.0
+    /// Half the width of the interval, the usual "±" figure, if there is an interval.
+    pub fn margin(&self) -> Option<f64> {
+        self.interval.map(|(low, high)| (high - low) / 2.0)
     }
 }
 
 impl fmt::Display for EloEstimate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.elo.is_finite() && self.margin().is_finite() {
-            write!(
+        match (self.interval, self.margin()) {
+            (Some((low, high)), Some(margin)) if self.elo.is_finite() && margin.is_finite() => {
+                write!(
+                    f,
+                    "{:+.1} +/- {margin:.1} (95 % interval {low:+.1} .. {high:+.1})",
+                    self.elo
+                )
+            }
+            (Some((low, high)), _) => {
+                write!(
+                    f,
+                    "{:+.1} (95 % interval {low:+.1} .. {high:+.1})",
+                    self.elo
+                )
+            }
+            (None, _) => write!(
                 f,
-                "{:+.1} +/- {:.1} (95 % interval {:+.1} .. {:+.1})",
-                self.elo,
-                self.margin(),
-                self.low,
-                self.high
-            )
-        } else {
-            write!(
-                f,
-                "{:+.1} (95 % interval {:+.1} .. {:+.1})",
-                self.elo, self.low, self.high
-            )
+                "{:+.1} (no 95 % interval yet: too few results, or all alike)",
+                self.elo
+            ),
         }
     }
 }
@@ -105,16 +110,7 @@ impl Tally {
 
     /// The Elo difference with its 95 % interval.
     pub fn elo(&self) -> EloEstimate {
-        let n = self.games();
-        let s = self.score();
-        if n == 0 {
-            return EloEstimate {
-                elo: 0.0,
-                low: f64::NEG_INFINITY,
-                high: f64::INFINITY,
-            };
-        }
-        estimate(s, (self.variance() / n as f64).sqrt())
+        estimate(self.games(), self.score(), self.variance())
     }
 
     /// Likelihood of superiority: the probability that the first engine is the stronger, from the
@@ -185,15 +181,7 @@ impl Pentanomial {
 
     /// The Elo difference with its 95 % interval, from the spread between pairs.
     pub fn elo(&self) -> EloEstimate {
-        let n = self.pairs();
-        if n == 0 {
-            return EloEstimate {
-                elo: 0.0,
-                low: f64::NEG_INFINITY,
-                high: f64::INFINITY,
-            };
-        }
-        estimate(self.score(), (self.variance() / n as f64).sqrt())
+        estimate(self.pairs(), self.score(), self.variance())
     }
 
     /// The log-likelihood ratio of H1 (difference `elo1`) against H0 (`elo0`) over the pairs.
@@ -264,12 +252,14 @@ impl Points {
     }
 }
 
-/// The Elo estimate for mean score `s` with standard error `se`.
-fn estimate(s: f64, se: f64) -> EloEstimate {
+/// The Elo estimate from `n` units with mean score `s` and variance `var` per unit: an interval
+/// only from two units with some spread between them.
+fn estimate(n: u32, s: f64, var: f64) -> EloEstimate {
+    let se = (var / f64::from(n.max(1))).sqrt();
     EloEstimate {
         elo: elo_from_score(s),
-        low: elo_from_score(s - Z95 * se),
-        high: elo_from_score(s + Z95 * se),
+        interval: (n >= 2 && var > 0.0)
+            .then(|| (elo_from_score(s - Z95 * se), elo_from_score(s + Z95 * se))),
     }
 }
 
@@ -436,17 +426,46 @@ mod tests {
         let e = t.elo();
         assert!((e.elo - 147.19).abs() < 0.01, "{e:?}");
         // s ± 1.96 · 0.04 = 0.6216 .. 0.7784.
-        assert!((e.low - 86.23).abs() < 0.01, "{e:?}");
-        assert!((e.high - 218.25).abs() < 0.01, "{e:?}");
+        let (low, high) = e.interval.unwrap();
+        assert!((low - 86.23).abs() < 0.01, "{e:?}");
+        assert!((high - 218.25).abs() < 0.01, "{e:?}");
         // Even results: zero, symmetric interval.
         let e = tally(10, 30, 10).elo();
         assert!(e.elo.abs() < 1e-9);
-        assert!((e.low + e.high).abs() < 1e-9);
-        assert!(e.high > 0.0);
+        let (low, high) = e.interval.unwrap();
+        assert!((low + high).abs() < 1e-9);
+        assert!(high > 0.0);
         // All wins: infinite estimate, no panic, still printable.
         assert_eq!(tally(5, 0, 0).elo().elo, f64::INFINITY);
         let _ = tally(5, 0, 0).elo().to_string();
         assert_eq!(tally(0, 0, 0).score(), 0.5);
+    }
+
+    #[test]
+    fn no_interval_before_the_results_spread() {
+        // One game, one pair, or results all alike: an estimate, but no interval.
+        for t in [
+            tally(1, 0, 0),
+            tally(0, 1, 0),
+            tally(0, 4, 0),
+            tally(0, 0, 0),
+        ] {
+            let e = t.elo();
+            assert_eq!(e.interval, None, "{t:?}");
+            assert!(e.to_string().contains("no 95 % interval yet"), "{e}");
+        }
+        let mut p = Pentanomial::default();
+        p.add(Points::Win, Points::Loss);
+        assert_eq!(p.elo().interval, None);
+        p.add(Points::Loss, Points::Win);
+        assert_eq!(p.elo().interval, None, "two pairs alike");
+        assert!(!p.elo().to_string().contains("+/- 0.0"));
+        p.add(Points::Win, Points::Draw);
+        let (low, high) = p.elo().interval.unwrap();
+        assert!(low < p.elo().elo && p.elo().elo < high);
+        assert!(p.elo().margin().unwrap() > 0.0);
+        // Two games that differ give an interval.
+        assert!(tally(1, 0, 1).elo().interval.is_some());
     }
 
     #[test]
@@ -513,8 +532,9 @@ mod tests {
         // Mean 0.5625, variance 0.063802 per pair: Elo 43.66, interval 12.03 .. 76.02.
         let e = p.elo();
         assert!((e.elo - 43.658).abs() < 1e-3, "{e:?}");
-        assert!((e.low - 12.031).abs() < 1e-3, "{e:?}");
-        assert!((e.high - 76.024).abs() < 1e-3, "{e:?}");
+        let (low, high) = e.interval.unwrap();
+        assert!((low - 12.031).abs() < 1e-3, "{e:?}");
+        assert!((high - 76.024).abs() < 1e-3, "{e:?}");
         assert!(
             (p.llr(0.0, 10.0) - 1.4966).abs() < 1e-3,
             "{}",

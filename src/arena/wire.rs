@@ -13,7 +13,8 @@ use std::thread;
 use std::time::Instant;
 
 /// Where engine traffic is logged: one line per message, with the time since the match began.
-/// At most `MAX_LOG_BYTES` are written.
+/// At most `MAX_LOG_BYTES` are written; after a write fails nothing more is, and
+/// [`TrafficLog::failure`] says why.
 #[derive(Clone)]
 pub struct TrafficLog {
     sink: Arc<Mutex<LogSink>>,
@@ -24,6 +25,7 @@ struct LogSink {
     out: Box<dyn Write + Send>,
     written: u64,
     limit: u64,
+    failure: Option<String>,
 }
 
 impl TrafficLog {
@@ -39,6 +41,7 @@ impl TrafficLog {
                 out: sink,
                 written: 0,
                 limit,
+                failure: None,
             })),
             origin: Instant::now(),
         }
@@ -50,7 +53,7 @@ impl TrafficLog {
         let Ok(mut sink) = self.sink.lock() else {
             return;
         };
-        if sink.written >= sink.limit {
+        if sink.written >= sink.limit || sink.failure.is_some() {
             return;
         }
         let line = format!("{ms:>9} {who} {dir} {text}\n");
@@ -63,8 +66,19 @@ impl TrafficLog {
         } else {
             line
         };
-        let _ = sink.out.write_all(line.as_bytes());
-        let _ = sink.out.flush();
+        let written = sink.out.write_all(line.as_bytes());
+        if let Err(e) = written.and_then(|_| sink.out.flush()) {
+            sink.failure = Some(e.to_string());
+        }
+    }
+
+    /// Why writing the log failed, if it did.
+    pub fn failure(&self) -> Option<String> {
+        let sink = self
+            .sink
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        sink.failure.clone()
     }
 }
 
