@@ -10,7 +10,7 @@ use super::words::{
 };
 use crate::engine::{Engine, HashProbe, Offer};
 use crate::moves::{Move, RankStyle};
-use crate::options::{EngineOption, OptionId, OptionKind, OptionSpec};
+use crate::options::{EngineOption, OptionId, OptionKind, OptionNote, OptionSpec};
 use crate::search::score::{MATE, MATE_BOUND, Score};
 use crate::search::time::Clock;
 use crate::search::{SearchInfo, SearchResult};
@@ -49,8 +49,9 @@ fn spin(id: OptionId) -> (i64, i64) {
     (default, max)
 }
 
-/// An `option` line for an engine option under its UCCI name (lower case; `hashsize` and
-/// `threads` take 0 for "choose for me", so spin ranges start at 0).
+/// An `option` line for an engine option under its UCCI name (lower case). UCCI 3.0 gives
+/// `hashsize` and `threads` the value 0 for "the engine chooses" (the default size; one thread
+/// per core), so their ranges start at 0, and setting 0 answers with what was chosen.
 fn option_line(name: &str, spec: &OptionSpec) -> String {
     match &spec.kind {
         OptionKind::Spin { default, max, .. } => {
@@ -315,7 +316,19 @@ fn set_engine_option(
     id: OptionId,
     value: Option<&str>,
 ) -> Result<(), CommandError> {
-    Ok(engine.set_option(OptionSpec::of(id).name, value.unwrap_or(""))?)
+    engine.set_option(OptionSpec::of(id).name, value.unwrap_or(""))?;
+    Ok(())
+}
+
+/// A note from the engine on how it set an option, under the option's UCCI name `key`.
+fn ucci_note(key: &str, note: Option<OptionNote>) -> Option<String> {
+    note.map(|n| {
+        OptionNote {
+            name: key.to_string(),
+            ..n
+        }
+        .to_string()
+    })
 }
 
 /// Carries out `setoption`; `Ok(Some(text))` is a note for the client.
@@ -333,24 +346,33 @@ fn set_option(
         "debug" => s.debug = parse_check(key, value)?,
         "ponder" => s.ponder = parse_check(key, value)?,
         "hashsize" => {
-            // 0 asks for the engine's default size.
+            // 0 asks the engine to choose (UCCI 3.0): its default size.
             let (default, max) = spin(OptionId::Hash);
-            let mb = match parse_spin(key, value, max)? {
-                0 => default as u64,
-                mb => mb,
-            };
-            engine.apply(EngineOption::Hash(mb as usize))?;
+            let asked = parse_spin(key, value, max)?;
+            let mb = if asked == 0 { default as u64 } else { asked };
+            let note = engine.apply(EngineOption::Hash(mb as usize))?;
+            if asked == 0 && note.is_none() {
+                return Ok(Some(format!("hashsize 0: the default size, {mb} MB")));
+            }
+            return Ok(ucci_note(key, note));
         }
         "threads" => {
-            // 0 asks for one thread per core.
+            // 0 asks the engine to choose (UCCI 3.0): one thread per core.
             let (_, max) = spin(OptionId::Threads);
-            let n = match parse_spin(key, value, max)? {
-                0 => std::thread::available_parallelism()
+            let asked = parse_spin(key, value, max)?;
+            let n = if asked == 0 {
+                std::thread::available_parallelism()
                     .map_or(1, |n| n.get() as u64)
-                    .min(max as u64),
-                n => n,
+                    .min(max as u64)
+            } else {
+                asked
             };
             engine.apply(EngineOption::Threads(n as usize))?;
+            if asked == 0 {
+                return Ok(Some(format!(
+                    "threads 0: one search thread per core, {n} here"
+                )));
+            }
         }
         "newgame" => engine.new_game(),
         "evalfile" => set_engine_option(engine, OptionId::EvalFile, value)?,

@@ -9,7 +9,7 @@ use super::words::{
 };
 use crate::engine::{Engine, MAX_PROTOCOL_PERFT, Offer};
 use crate::moves::{Move, RankStyle};
-use crate::options::{OptionError, OptionKind, OptionSpec, OptionValue};
+use crate::options::{OptionError, OptionKind, OptionNote, OptionSpec, OptionValue};
 use crate::position::Position;
 use crate::search::score::Score;
 use crate::search::time::Clock;
@@ -326,16 +326,22 @@ fn parse_uci_option(name: &str, text: &str) -> Result<Option<UciOption>, OptionE
     Ok(Some(option))
 }
 
-/// Carries out `setoption`: the front end's own options here, the rest by the engine.
-fn set_option(s: &mut Uci, engine: &mut Engine, name: &str, text: &str) -> Result<(), OptionError> {
+/// Carries out `setoption`: the front end's own options here, the rest by the engine; a note
+/// when the engine could not set its option quite as asked.
+fn set_option(
+    s: &mut Uci,
+    engine: &mut Engine,
+    name: &str,
+    text: &str,
+) -> Result<Option<OptionNote>, OptionError> {
     match parse_uci_option(name, text)? {
         Some(UciOption::Ponder(b)) => s.ponder = b,
         Some(UciOption::ShowWdl(b)) => s.show_wdl = b,
         Some(UciOption::Ranks(r)) => s.ranks = r,
         Some(UciOption::Variant) => {}
-        None => engine.set_option(name, text)?,
+        None => return engine.set_option(name, text),
     }
-    Ok(())
+    Ok(None)
 }
 
 /// Win, draw and loss chances in per mille for the side to move, from a score: a logistic model
@@ -451,8 +457,8 @@ impl Dialect for Uci {
         name: &str,
         value: Option<&str>,
     ) -> Result<Option<String>, CommandError> {
-        set_option(self, engine, name, value.unwrap_or(""))?;
-        Ok(None)
+        let note = set_option(self, engine, name, value.unwrap_or(""))?;
+        Ok(note.map(|n| n.to_string()))
     }
 
     fn ranks(&self) -> RankStyle {
