@@ -496,6 +496,13 @@ impl Engine {
                             reporter(Report::Info(info));
                         }
                     }
+                    // Below full strength the move is chosen from the last completed depth's
+                    // lines, so a line from a depth cut short says nothing about it.
+                    Progress::Cut(info) => {
+                        if skill.is_full() {
+                            reporter(Report::Info(info));
+                        }
+                    }
                     Progress::CurrentMove(current) => reporter(Report::CurrentMove(current)),
                 },
             );

@@ -1640,6 +1640,104 @@ fn a_hash_table_that_does_not_fit_is_made_smaller() {
     }
 }
 
+/// A UCI score as a number that orders as the scores do (mates beyond every centipawn score).
+fn uci_score(line: &str) -> i64 {
+    let mut words = line.split(" score ").nth(1).unwrap().split(' ');
+    let (kind, value) = (words.next().unwrap(), words.next().unwrap());
+    let value: i64 = value.parse().unwrap();
+    match kind {
+        "cp" => value,
+        "mate" if value > 0 => 1_000_000 - value,
+        "mate" => -1_000_000 - value,
+        other => panic!("score {other} in {line}"),
+    }
+}
+
+fn word_after(line: &str, key: &str) -> u32 {
+    line.split(&format!(" {key} "))
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("no {key} in {line}"))
+}
+
+/// The `info depth` lines of a UCI search, checked: each depth's lines come together once,
+/// numbered multipv 1, 2, … with scores best first, and no more than `shown` of them.
+fn check_depth_lines(lines: &[String], shown: u32) {
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth") && l.contains(" multipv "))
+        .collect();
+    let text = lines.join("\n");
+    assert!(!infos.is_empty(), "{text}");
+    let mut seen = std::collections::HashSet::new();
+    let mut previous: Option<(u32, u32, i64)> = None;
+    for line in infos {
+        let (depth, multipv, score) = (
+            line.split(' ')
+                .nth(2)
+                .and_then(|d| d.parse().ok())
+                .unwrap_or(0),
+            word_after(line, "multipv"),
+            uci_score(line),
+        );
+        assert!(multipv <= shown, "{line}\n{text}");
+        assert!(seen.insert((depth, multipv)), "{line} repeated\n{text}");
+        match previous {
+            Some((d, m, s)) if d == depth => {
+                assert_eq!(multipv, m + 1, "{line}\n{text}");
+                assert!(score <= s, "{line} scores above the line before\n{text}");
+            }
+            _ => assert_eq!(multipv, 1, "{line}\n{text}"),
+        }
+        previous = Some((depth, multipv, score));
+    }
+}
+
+/// Lines of one depth are numbered best first, each depth comes once, and lines below full
+/// strength are never repeated or reordered by the search cut short by the level's limits.
+#[test]
+fn multipv_lines_come_in_order_once_per_depth() {
+    let cases: [(&[&str], &str, u32); 4] = [
+        (&["MultiPV value 3"], "position startpos", 3),
+        (&["MultiPV value 4"], "position startpos moves h2e2 h9g7", 4),
+        (
+            &["UCI_LimitStrength value true", "UCI_Elo value 1000"],
+            "position startpos",
+            1,
+        ),
+        (
+            &["Skill Level value 5", "MultiPV value 3"],
+            "position startpos",
+            3,
+        ),
+    ];
+    for (options, position, shown) in cases {
+        let mut xq = Xq::start();
+        xq.send("uci");
+        xq.until(|l| l == "uciok");
+        for option in options {
+            xq.send(&format!("setoption name {option}"));
+        }
+        xq.quiet();
+        xq.send(position);
+        xq.send("go depth 8");
+        let lines = xq.until(|l| l.starts_with("bestmove"));
+        check_depth_lines(&lines, shown);
+    }
+    // A search stopped inside a depth: the line of its move, if it comes, opens that depth.
+    let mut xq = Xq::start();
+    xq.send("uci");
+    xq.until(|l| l == "uciok");
+    xq.send("setoption name MultiPV value 3");
+    xq.send("position startpos");
+    xq.send("go infinite");
+    std::thread::sleep(Duration::from_millis(400));
+    xq.send("stop");
+    let lines = xq.until(|l| l.starts_with("bestmove"));
+    check_depth_lines(&lines, 3);
+}
+
 /// `probe` reads the hash table while a search fills it, and a position set with `moves` or
 /// with its FEN is the same entry.
 #[test]
