@@ -1738,6 +1738,68 @@ fn multipv_lines_come_in_order_once_per_depth() {
     check_depth_lines(&lines, 3);
 }
 
+/// `go` with an increment and no time plays on the increment (the move's budget) and ends by
+/// itself; clock words that give the side to move no clock are named, and the move still comes.
+#[test]
+fn go_with_increments_only_ends_by_itself() {
+    let mut xq = Xq::start();
+    xq.send("uci");
+    xq.until(|l| l == "uciok");
+    xq.send("position startpos");
+    for (go, error) in [
+        ("go winc 5", None),
+        ("go winc 200 binc 200", None),
+        (
+            "go binc 5",
+            Some(
+                "info string go: 'binc' is given but neither 'wtime' nor 'winc', the clock of Red (to move)",
+            ),
+        ),
+        (
+            "go movestogo 5",
+            Some(
+                "info string go: 'movestogo' is given but neither 'wtime' nor 'winc', the clock of Red (to move)",
+            ),
+        ),
+    ] {
+        let start = Instant::now();
+        xq.send(go);
+        let lines = xq.until(|l| l.starts_with("bestmove"));
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{go}: {lines:#?}"
+        );
+        let errors: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info string"))
+            .collect();
+        match error {
+            None => assert!(errors.is_empty(), "{go}: {lines:#?}"),
+            Some(text) => assert_eq!(errors, [text], "{go}"),
+        }
+        assert!(
+            matches("bestmove <move> <ponder>", lines.last().unwrap()),
+            "{lines:#?}"
+        );
+    }
+    xq.send("position startpos moves h2e2");
+    xq.send("go binc 100");
+    xq.best_move_line();
+    xq.quiet();
+
+    let mut xq = Xq::start();
+    xq.send("ucci");
+    xq.until(|l| l == "ucciok");
+    xq.send("position startpos");
+    xq.send("go increment 100");
+    let lines = xq.until(|l| l.starts_with("bestmove"));
+    assert!(
+        lines.iter().all(|l| !l.starts_with("info message")),
+        "{lines:#?}"
+    );
+    xq.quiet();
+}
+
 /// `probe` reads the hash table while a search fills it, and a position set with `moves` or
 /// with its FEN is the same entry.
 #[test]

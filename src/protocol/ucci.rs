@@ -251,9 +251,14 @@ fn parse_go(words: &[&str], millis: bool) -> Result<Go, CommandError> {
                 moves_to_go,
             });
         }
-        None if increment.is_some() || moves_to_go.is_some() => {
+        // An increment and no time: a game played on the increment alone (so many seconds a
+        // move), so the increment is this move's budget, as with `movetime`.
+        None if increment.is_some() => {
+            go.limits.movetime = go.limits.movetime.or(increment);
+        }
+        None if moves_to_go.is_some() => {
             return Err(CommandError::Unsupported(
-                "go: 'movestogo' and 'increment' need 'time'".into(),
+                "go: 'movestogo' is given but not 'time'".into(),
             ));
         }
         None => {}
@@ -598,7 +603,14 @@ mod tests {
         assert!(go("go depth infinite", true).unwrap().limits.infinite);
         assert!(go("go time", true).is_err());
         assert!(go("go time 5 time 6", true).is_err());
-        assert!(go("go increment 5", true).is_err());
+        // The increment alone is the move's budget; movestogo needs a time.
+        let g = go("go increment 5", false).unwrap();
+        assert_eq!(
+            (g.limits.clock, g.limits.movetime),
+            (None, Some(Duration::from_secs(5)))
+        );
+        let e = go("go movestogo 5", true).unwrap_err().to_string();
+        assert_eq!(e, "go: 'movestogo' is given but not 'time'");
         assert!(go("go depth -3", true).is_err());
         assert!(go("go sideways", true).is_err());
     }

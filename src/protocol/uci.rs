@@ -271,25 +271,38 @@ fn parse_go(words: &[&str], ranks: RankStyle, side: Color) -> Result<Go, Command
             }
         }
     }
-    let (ours, inc, ours_name) = match side {
-        Color::Red => (wtime, winc, "wtime"),
-        Color::Black => (btime, binc, "btime"),
+    let (ours, inc, ours_names) = match side {
+        Color::Red => (wtime, winc, ["wtime", "winc"]),
+        Color::Black => (btime, binc, ["btime", "binc"]),
     };
-    match ours {
-        Some(remaining) => {
+    match (ours, inc) {
+        (Some(remaining), _) => {
             go.limits.clock = Some(Clock {
                 remaining,
                 increment: inc.unwrap_or_default(),
                 moves_to_go,
             });
         }
-        None if wtime.is_some() || btime.is_some() || moves_to_go.is_some() || inc.is_some() => {
-            return Err(CommandError::MissingValue {
-                command: C,
-                keyword: ours_name.into(),
-            });
+        // An increment and no time: a game played on the increment alone (so many seconds a
+        // move), so the increment is this move's budget, as with `movetime`.
+        (None, Some(increment)) => {
+            go.limits.movetime.get_or_insert(increment);
         }
-        None => {}
+        // Only the other side's clock, or `movestogo` alone: the word given is named.
+        (None, None) => {
+            let clock_words = ["wtime", "btime", "winc", "binc", "movestogo"];
+            if let Some(given) = seen.iter().find(|w| clock_words.contains(w)) {
+                return Err(CommandError::NoClock {
+                    command: C,
+                    given: given.to_string(),
+                    missing: ours_names.iter().map(|w| w.to_string()).collect(),
+                    side: match side {
+                        Color::Red => "Red",
+                        Color::Black => "Black",
+                    },
+                });
+            }
+        }
     }
     Ok(go)
 }
@@ -530,7 +543,28 @@ mod tests {
             (black.remaining, black.moves_to_go),
             (Duration::from_secs(300), Some(40))
         );
-        assert!(go("go wtime 1000", Color::Black).is_err());
+        let e = go("go wtime 1000", Color::Black).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "go: 'wtime' is given but neither 'btime' nor 'binc', the clock of Black (to move)"
+        );
+        let e = go("go binc 5", Color::Red).unwrap_err().to_string();
+        assert!(
+            e.starts_with("go: 'binc' is given but neither 'wtime' nor 'winc'"),
+            "{e}"
+        );
+        let e = go("go movestogo 5", Color::Red).unwrap_err().to_string();
+        assert!(e.starts_with("go: 'movestogo' is given"), "{e}");
+        // The increment alone is the move's budget.
+        let g = go("go winc 5", Color::Red).unwrap();
+        assert_eq!(
+            (g.limits.clock, g.limits.movetime),
+            (None, Some(Duration::from_millis(5)))
+        );
+        let g = go("go btime 900 binc 2000 winc 1000", Color::Red).unwrap();
+        assert_eq!(g.limits.movetime, Some(Duration::from_secs(1)));
+        let g = go("go winc 500 movetime 80", Color::Red).unwrap();
+        assert_eq!(g.limits.movetime, Some(Duration::from_millis(80)));
         assert_eq!(
             go("go wtime -50", Color::Red)
                 .unwrap()
