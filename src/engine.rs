@@ -10,7 +10,8 @@ use crate::movegen::legal_moves;
 use crate::moves::{IllegalMove, Move};
 use crate::nnue::Network;
 use crate::options::{
-    EMBEDDED_BOOK, EMBEDDED_NET, EngineOption, Evaluation, OptionError, OptionId, OptionSpec,
+    EMBEDDED_BOOK, EMBEDDED_NET, EngineOption, Evaluation, OptionError, OptionId, OptionNote,
+    OptionSpec,
 };
 use crate::position::Position;
 use crate::search::ordering::Heuristics;
@@ -97,9 +98,24 @@ pub const MAX_PROTOCOL_PERFT: u32 = 4;
 /// The book settings and the random numbers its choices draw on.
 struct BookUse {
     on: bool,
-    /// A book read from a file; `None` is the built-in book.
-    file: Option<Arc<Book>>,
+    /// A book read from a file, with the file's name; `None` is the built-in book.
+    file: Option<(String, Arc<Book>)>,
     variety: u32,
+}
+
+impl BookUse {
+    /// Which book stays when another cannot be read, and whether it is in use.
+    fn kept(&self) -> String {
+        let which = match &self.file {
+            None => "the built-in book".to_string(),
+            Some((path, _)) => format!("the book {path}"),
+        };
+        if self.on {
+            format!("{which} stays in use")
+        } else {
+            format!("{which} stays the book, used once the book is switched on")
+        }
+    }
 }
 
 /// The strength options: `Skill Level`, or `UCI_Elo` when `UCI_LimitStrength` is on.
@@ -120,11 +136,6 @@ impl Strength {
     }
 }
 
-struct State {
-    tt: TranspositionTable,
-    heur: Box<Heuristics>,
-}
-
 /// The engine.
 pub struct Engine {
     history: History,
@@ -139,7 +150,11 @@ pub struct Engine {
     strength: Strength,
     /// Random numbers for the book and for play below full strength.
     rng: SmallRng,
-    state: Arc<Mutex<State>>,
+    /// The hash table, shared with the running search; lock-free, so `probe` reads it while a
+    /// search writes it.
+    tt: Arc<TranspositionTable>,
+    /// The move-ordering statistics, held by the running search.
+    heur: Arc<Mutex<Box<Heuristics>>>,
     signals: Arc<Signals>,
     worker: Option<JoinHandle<()>>,
 }
@@ -175,10 +190,8 @@ impl Engine {
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(0, |d| d.as_nanos() as u64),
             ),
-            state: Arc::new(Mutex::new(State {
-                tt: TranspositionTable::new(1),
-                heur: Heuristics::new(),
-            })),
+            tt: Arc::new(TranspositionTable::new(1)),
+            heur: Arc::new(Mutex::new(Heuristics::new())),
             signals: Arc::new(Signals::default()),
             worker: None,
         };
@@ -195,24 +208,27 @@ impl Engine {
         crate::options::ENGINE_OPTIONS
     }
 
-    /// Sets an option by name; the value is validated. Waits for a running search first.
-    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
+    /// Sets an option by name; the value is validated. Waits for a running search first. A note
+    /// says how the option was set when it could not be set quite as asked.
+    pub fn set_option(
+        &mut self,
+        name: &str,
+        value: &str,
+    ) -> Result<Option<OptionNote>, OptionError> {
         self.apply(EngineOption::parse(name, value)?)
     }
 
-    /// Applies a checked option. Waits for a running search first.
-    pub fn apply(&mut self, option: EngineOption) -> Result<(), OptionError> {
+    /// Applies a checked option. Waits for a running search first. A note says how the option
+    /// was set when it could not be set quite as asked (a hash table that did not fit).
+    pub fn apply(&mut self, option: EngineOption) -> Result<Option<OptionNote>, OptionError> {
         self.wait();
         match option {
-            EngineOption::Hash(mb) => {
-                check_hash_size(mb)?;
-                self.lock().tt = TranspositionTable::new(mb);
-            }
+            EngineOption::Hash(mb) => return Ok(self.resize_hash(mb)),
             EngineOption::Threads(n) => {
                 check_thread_count(n)?;
                 self.config.threads = n;
             }
-            EngineOption::ClearHash => self.lock().tt.clear(),
+            EngineOption::ClearHash => self.tt.clear(),
             EngineOption::MoveOverhead(d) => self.config.move_overhead = d,
             EngineOption::MultiPv(n) => self.config.multipv = n,
             EngineOption::RepetitionRule(set) => self.history.set_rules(Rules {
@@ -241,13 +257,12 @@ impl Engine {
                 self.book.file = if path.is_empty() || path == EMBEDDED_BOOK {
                     None
                 } else {
-                    // On failure the current book stays.
-                    Some(Arc::new(Book::load(&path).map_err(|e| {
-                        OptionError::Rejected {
-                            name: OptionSpec::of(OptionId::BookFile).name.to_string(),
-                            reason: e.to_string(),
-                        }
-                    })?))
+                    // On failure the current book stays, and the error says which it is.
+                    let book = Book::load(&path).map_err(|e| OptionError::Rejected {
+                        name: OptionSpec::of(OptionId::BookFile).name.to_string(),
+                        reason: format!("{e}; {}", self.book.kept()),
+                    })?;
+                    Some((path, Arc::new(book)))
                 };
             }
             EngineOption::BookVariety(v) => self.book.variety = v.min(100),
@@ -255,7 +270,43 @@ impl Engine {
             EngineOption::LimitStrength(on) => self.strength.limit = on,
             EngineOption::Elo(elo) => self.strength.elo = elo,
         }
-        Ok(())
+        Ok(None)
+    }
+
+    /// Gives the hash table `mb` megabytes or, when that does not fit (in the free memory, or
+    /// under the process's memory or address-space limit), the largest of `mb / 2`, `mb / 4`, …
+    /// that does; the old table stays in use while the new one is sought, and stays if none fits.
+    fn resize_hash(&mut self, mb: usize) -> Option<OptionNote> {
+        let note = |text: String| OptionNote {
+            name: OptionSpec::of(OptionId::Hash).name.to_string(),
+            text,
+        };
+        let free = hash_limit_mb();
+        let mut size = mb.max(1);
+        while free.is_some_and(|limit| size > limit) && size > 1 {
+            size /= 2;
+        }
+        loop {
+            match TranspositionTable::try_new(size) {
+                Ok(table) => {
+                    // No search runs (`apply` waited), so the old table goes now.
+                    self.tt = Arc::new(table);
+                    if size == mb {
+                        return None;
+                    }
+                    return Some(note(format!(
+                        "a table of {mb} MB does not fit in this process's memory; the table is {size} MB"
+                    )));
+                }
+                Err(_) if size > 1 => size /= 2,
+                Err(_) => {
+                    let kept = self.tt.megabytes();
+                    return Some(note(format!(
+                        "a table of {mb} MB does not fit in this process's memory, nor any smaller one; the table stays at {kept} MB"
+                    )));
+                }
+            }
+        }
     }
 
     /// The book move `go` would play now, if the book is on and has one: not for an infinite or
@@ -268,8 +319,8 @@ impl Engine {
         let book = self
             .book
             .file
-            .as_deref()
-            .unwrap_or_else(|| Book::embedded());
+            .as_ref()
+            .map_or_else(|| Book::embedded(), |(_, book)| book.as_ref());
         book.choose(
             &self.history,
             &self.banned,
@@ -294,16 +345,15 @@ impl Engine {
         self.config.eval.evaluate(pos)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    fn lock_heuristics(&self) -> std::sync::MutexGuard<'_, Box<Heuristics>> {
+        self.heur.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Forgets everything learnt in the last game (hash table, move-ordering statistics).
     pub fn new_game(&mut self) {
         self.wait();
-        let mut s = self.lock();
-        s.tt.clear();
-        s.heur.clear();
+        self.tt.clear();
+        self.lock_heuristics().clear();
     }
 
     /// Sets the game: a start position and the moves played from it. On an illegal move the
@@ -421,23 +471,22 @@ impl Engine {
             config.multipv = config.multipv.max(crate::search::skill::LINES);
         }
         let mut rng = SmallRng::from_rng(&mut self.rng);
-        let (state, signals) = (self.state.clone(), self.signals.clone());
+        let (tt, heur, signals) = (self.tt.clone(), self.heur.clone(), self.signals.clone());
         let worker = std::thread::Builder::new().spawn(move || {
-            let mut guard = state.lock().unwrap_or_else(|e| e.into_inner());
-            let State { tt, heur } = &mut *guard;
+            let mut heur = heur.lock().unwrap_or_else(|e| e.into_inner());
             let mut lines: Vec<SearchInfo> = Vec::new();
             let mut result = search::search(
                 &history,
                 &banned,
                 &limits,
                 &config,
-                tt,
+                &tt,
                 &signals,
-                heur,
+                &mut heur,
                 &mut |progress| match progress {
                     Progress::Line(info) => {
                         if !skill.is_full() {
-                            // Each depth's lines come best first.
+                            // Each depth's lines come together, best first.
                             if info.multipv == 1 {
                                 lines.clear();
                             }
@@ -447,10 +496,17 @@ impl Engine {
                             reporter(Report::Info(info));
                         }
                     }
+                    // Below full strength the move is chosen from the last completed depth's
+                    // lines, so a line from a depth cut short says nothing about it.
+                    Progress::Cut(info) => {
+                        if skill.is_full() {
+                            reporter(Report::Info(info));
+                        }
+                    }
                     Progress::CurrentMove(current) => reporter(Report::CurrentMove(current)),
                 },
             );
-            drop(guard);
+            drop(heur);
             if let Some(line) = skill.choose(&lines, &mut rng).and_then(|i| lines.get(i))
                 && let Some(&first) = line.pv.first()
             {
@@ -518,7 +574,8 @@ impl Engine {
     }
 
     /// The hash-table entry for the position after `moves` from `start` (UCCI `probe`); `None`
-    /// if there is none or a search is using the table. The game is not changed.
+    /// if there is none. A running search goes on filling the table meanwhile. The game is not
+    /// changed.
     pub fn probe(
         &self,
         start: &Position,
@@ -535,12 +592,7 @@ impl Engine {
             }
             pos.play(m);
         }
-        let Some(entry) = self
-            .state
-            .try_lock()
-            .ok()
-            .and_then(|s| s.tt.probe(pos.key()))
-        else {
+        let Some(entry) = self.tt.probe(pos.key()) else {
             return Ok(None);
         };
         Ok(Some(HashProbe {
@@ -596,26 +648,15 @@ fn offer(score: Option<Score>, quiet_plies: u32, draw_offered: bool) -> Offer {
     Offer::Play
 }
 
-/// The largest hash table, in megabytes, that fits in the memory free now; `None` if unknown.
+/// The largest hash table, in megabytes, that fits in the memory free now; `None` if unknown. The
+/// process's own limits are found by asking for the memory (see `Engine::resize_hash`).
 fn hash_limit_mb() -> Option<usize> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kb: usize = line.split_ascii_whitespace().nth(1)?.parse().ok()?;
-    // The old table is still there while the new one is filled; keep half the free memory.
+    // The old table is still there while the new one is filled; keep half the free memory, so
+    // that filling the table (which touches every page) cannot exhaust it.
     Some((kb / 1024 / 2).max(16))
-}
-
-/// Refuses a hash size that would exhaust memory (allocation failure aborts the process).
-fn check_hash_size(mb: usize) -> Result<(), OptionError> {
-    match hash_limit_mb() {
-        Some(limit) if mb > limit => Err(OptionError::Rejected {
-            name: OptionSpec::of(OptionId::Hash).name.to_string(),
-            reason: format!(
-                "a hash table of {mb} MB does not fit in the free memory; at most {limit} MB now"
-            ),
-        }),
-        _ => Ok(()),
-    }
 }
 
 /// Address space a search thread takes: its stack and what its searcher allocates, with room.

@@ -365,6 +365,22 @@ impl fmt::Display for OptionError {
 
 impl std::error::Error for OptionError {}
 
+/// How an option was set when it could not be set quite as asked (a hash table that did not fit
+/// and was made smaller), for the user.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionNote {
+    /// The option.
+    pub name: String,
+    /// What was done instead, and why.
+    pub text: String,
+}
+
+impl fmt::Display for OptionNote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "option {}: {}", self.name, self.text)
+    }
+}
+
 impl OptionSpec {
     /// The engine option `id`'s entry in the table.
     pub fn of(id: OptionId) -> &'static OptionSpec {

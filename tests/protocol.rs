@@ -1577,3 +1577,318 @@ fn a_stopped_search_ends_with_the_line_of_its_move() {
     let (status, _, _) = xq.wait(Duration::from_secs(5));
     assert!(status.success());
 }
+
+/// Runs `xq` under an address-space limit (KiB) with `input` on stdin, until the line that
+/// satisfies `done`; the lines before and with it, and how the process ended.
+fn run_limited(
+    limit_kib: u64,
+    input: &str,
+    done: impl Fn(&str) -> bool,
+) -> (Vec<String>, ExitStatus) {
+    let script = format!("ulimit -v {limit_kib} && exec {}", env!("CARGO_BIN_EXE_xq"));
+    let mut child = Command::new("sh")
+        .args(["-c", &script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("sh runs");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    let mut lines = Vec::new();
+    let mut output = BufReader::new(child.stdout.take().unwrap()).lines();
+    for line in output.by_ref().map_while(Result::ok) {
+        let end = done(&line);
+        lines.push(line);
+        if end {
+            break;
+        }
+    }
+    let _ = stdin.write_all(b"quit\n");
+    drop(stdin);
+    // What it says on leaving is read, so that writing it cannot fail.
+    lines.extend(output.map_while(Result::ok));
+    let status = child.wait().expect("xq ends");
+    (lines, status)
+}
+
+/// A hash table larger than the address space allows is made smaller, with a note naming the
+/// option and the size given, instead of ending the process; the engine then searches with it.
+#[test]
+fn a_hash_table_that_does_not_fit_is_made_smaller() {
+    for (hello, set, name) in [
+        ("uci", "setoption name Hash value 8000", "Hash"),
+        ("ucci", "setoption hashsize 8000", "hashsize"),
+    ] {
+        let input = format!("{hello}\n{set}\nisready\nposition startpos\ngo depth 3\n");
+        let (lines, status) = run_limited(3_500_000, &input, |l| l.starts_with("bestmove"));
+        let text = lines.join("\n");
+        let note = lines
+            .iter()
+            .find(|l| l.contains(&format!("option {name}: a table of 8000 MB does not fit")))
+            .unwrap_or_else(|| panic!("no note on the hash size:\n{text}"));
+        let size: usize = note
+            .split("the table is ")
+            .nth(1)
+            .and_then(|t| t.strip_suffix(" MB"))
+            .and_then(|t| t.parse().ok())
+            .unwrap_or_else(|| panic!("no size in {note:?}"));
+        assert!((1..8000).contains(&size), "{note}");
+        assert!(lines.iter().any(|l| l == "readyok"), "{text}");
+        assert!(lines.iter().any(|l| l.starts_with("bestmove ")), "{text}");
+        assert!(status.success(), "{hello}: exit status {status}\n{text}");
+    }
+}
+
+/// A UCI score as a number that orders as the scores do (mates beyond every centipawn score).
+fn uci_score(line: &str) -> i64 {
+    let mut words = line.split(" score ").nth(1).unwrap().split(' ');
+    let (kind, value) = (words.next().unwrap(), words.next().unwrap());
+    let value: i64 = value.parse().unwrap();
+    match kind {
+        "cp" => value,
+        "mate" if value > 0 => 1_000_000 - value,
+        "mate" => -1_000_000 - value,
+        other => panic!("score {other} in {line}"),
+    }
+}
+
+fn word_after(line: &str, key: &str) -> u32 {
+    line.split(&format!(" {key} "))
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("no {key} in {line}"))
+}
+
+/// The `info depth` lines of a UCI search, checked: each depth's lines come together once,
+/// numbered multipv 1, 2, … with scores best first, and no more than `shown` of them.
+fn check_depth_lines(lines: &[String], shown: u32) {
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth") && l.contains(" multipv "))
+        .collect();
+    let text = lines.join("\n");
+    assert!(!infos.is_empty(), "{text}");
+    let mut seen = std::collections::HashSet::new();
+    let mut previous: Option<(u32, u32, i64)> = None;
+    for line in infos {
+        let (depth, multipv, score) = (
+            line.split(' ')
+                .nth(2)
+                .and_then(|d| d.parse().ok())
+                .unwrap_or(0),
+            word_after(line, "multipv"),
+            uci_score(line),
+        );
+        assert!(multipv <= shown, "{line}\n{text}");
+        assert!(seen.insert((depth, multipv)), "{line} repeated\n{text}");
+        match previous {
+            Some((d, m, s)) if d == depth => {
+                assert_eq!(multipv, m + 1, "{line}\n{text}");
+                assert!(score <= s, "{line} scores above the line before\n{text}");
+            }
+            _ => assert_eq!(multipv, 1, "{line}\n{text}"),
+        }
+        previous = Some((depth, multipv, score));
+    }
+}
+
+/// Lines of one depth are numbered best first, each depth comes once, and lines below full
+/// strength are never repeated or reordered by the search cut short by the level's limits.
+#[test]
+fn multipv_lines_come_in_order_once_per_depth() {
+    let cases: [(&[&str], &str, u32); 4] = [
+        (&["MultiPV value 3"], "position startpos", 3),
+        (&["MultiPV value 4"], "position startpos moves h2e2 h9g7", 4),
+        (
+            &["UCI_LimitStrength value true", "UCI_Elo value 1000"],
+            "position startpos",
+            1,
+        ),
+        (
+            &["Skill Level value 5", "MultiPV value 3"],
+            "position startpos",
+            3,
+        ),
+    ];
+    for (options, position, shown) in cases {
+        let mut xq = Xq::start();
+        xq.send("uci");
+        xq.until(|l| l == "uciok");
+        for option in options {
+            xq.send(&format!("setoption name {option}"));
+        }
+        xq.quiet();
+        xq.send(position);
+        xq.send("go depth 8");
+        let lines = xq.until(|l| l.starts_with("bestmove"));
+        check_depth_lines(&lines, shown);
+    }
+    // A search stopped inside a depth: the line of its move, if it comes, opens that depth.
+    let mut xq = Xq::start();
+    xq.send("uci");
+    xq.until(|l| l == "uciok");
+    xq.send("setoption name MultiPV value 3");
+    xq.send("position startpos");
+    xq.send("go infinite");
+    std::thread::sleep(Duration::from_millis(400));
+    xq.send("stop");
+    let lines = xq.until(|l| l.starts_with("bestmove"));
+    check_depth_lines(&lines, 3);
+}
+
+/// `go` with an increment and no time plays on the increment (the move's budget) and ends by
+/// itself; clock words that give the side to move no clock are named, and the move still comes.
+#[test]
+fn go_with_increments_only_ends_by_itself() {
+    let mut xq = Xq::start();
+    xq.send("uci");
+    xq.until(|l| l == "uciok");
+    xq.send("position startpos");
+    for (go, error) in [
+        ("go winc 5", None),
+        ("go winc 200 binc 200", None),
+        (
+            "go binc 5",
+            Some(
+                "info string go: 'binc' is given but neither 'wtime' nor 'winc', the clock of Red (to move)",
+            ),
+        ),
+        (
+            "go movestogo 5",
+            Some(
+                "info string go: 'movestogo' is given but neither 'wtime' nor 'winc', the clock of Red (to move)",
+            ),
+        ),
+    ] {
+        let start = Instant::now();
+        xq.send(go);
+        let lines = xq.until(|l| l.starts_with("bestmove"));
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{go}: {lines:#?}"
+        );
+        let errors: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info string"))
+            .collect();
+        match error {
+            None => assert!(errors.is_empty(), "{go}: {lines:#?}"),
+            Some(text) => assert_eq!(errors, [text], "{go}"),
+        }
+        assert!(
+            matches("bestmove <move> <ponder>", lines.last().unwrap()),
+            "{lines:#?}"
+        );
+    }
+    xq.send("position startpos moves h2e2");
+    xq.send("go binc 100");
+    xq.best_move_line();
+    xq.quiet();
+
+    let mut xq = Xq::start();
+    xq.send("ucci");
+    xq.until(|l| l == "ucciok");
+    xq.send("position startpos");
+    xq.send("go increment 100");
+    let lines = xq.until(|l| l.starts_with("bestmove"));
+    assert!(
+        lines.iter().all(|l| !l.starts_with("info message")),
+        "{lines:#?}"
+    );
+    xq.quiet();
+}
+
+/// `probe` reads the hash table while a search fills it, and a position set with `moves` or
+/// with its FEN is the same entry.
+#[test]
+fn ucci_probe_answers_during_and_after_a_search() {
+    let mut xq = Xq::start();
+    xq.send("ucci");
+    xq.until(|l| l == "ucciok");
+    xq.send("position startpos moves h2e2");
+    xq.send("go infinite");
+    std::thread::sleep(Duration::from_millis(500));
+    xq.send("probe startpos moves h2e2 h9g7");
+    let during = xq.until(|l| l.starts_with("pophash"));
+    assert!(
+        matches("pophash bestmove <move> <any>", during.last().unwrap()),
+        "{during:#?}"
+    );
+    xq.send("stop");
+    xq.best_move_line();
+    let child = play(
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+        &["h2e2", "h9g7"],
+        RankStyle::ZeroToNine,
+    );
+    xq.send("probe startpos moves h2e2 h9g7");
+    let by_moves = xq.until(|l| l.starts_with("pophash")).pop().unwrap();
+    xq.send(&format!("probe fen {child}"));
+    let by_fen = xq.until(|l| l.starts_with("pophash")).pop().unwrap();
+    assert!(
+        matches("pophash bestmove <move> <any>", &by_moves),
+        "{by_moves}"
+    );
+    assert_eq!(by_moves, by_fen);
+    xq.quiet();
+}
+
+/// UCCI `threads 0` and `hashsize 0` ask the engine to choose (UCCI 3.0), and it says what it
+/// chose.
+#[test]
+fn ucci_zero_threads_or_hash_says_what_the_engine_chose() {
+    let mut xq = Xq::start();
+    xq.script(
+        "
+        > ucci
+        <* <any>
+        < option threads type spin min 0 max <int> default 1
+        <* <any>
+        < ucciok
+        > setoption threads 0
+        < info message threads 0: one search thread per core, <int> here
+        > setoption hashsize 0
+        < info message hashsize 0: the default size, 16 MB
+        > isready
+        < readyok
+        ",
+    );
+}
+
+/// A book file that cannot be read leaves the book as it was, and the message says which book
+/// that is and whether it is in use.
+#[test]
+fn a_refused_book_file_says_which_book_stays() {
+    let mut xq = Xq::start();
+    xq.script(
+        "
+        > uci
+        <* <any>
+        < uciok
+        > setoption name BookFile value /nonexistent/book.xqb
+        <~ ; the built-in book stays the book, used once the book is switched on
+        > setoption name OwnBook value true
+        > setoption name BookFile value /nonexistent/book.xqb
+        <~ ; the built-in book stays in use
+        > position startpos
+        > go depth 3
+        < info string book move <any>
+        < bestmove <move>
+        ",
+    );
+    let mut xq = Xq::start();
+    xq.script(
+        "
+        > ucci
+        <* <any>
+        < ucciok
+        > setoption usebook true
+        > setoption bookfiles /nonexistent/book.xqb
+        <~ ; the built-in book stays in use
+        > isready
+        < readyok
+        ",
+    );
+}

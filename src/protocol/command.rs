@@ -163,6 +163,18 @@ pub enum CommandError {
         /// The word.
         word: String,
     },
+    /// Clock words that leave the side to move without a clock: only the other side's time or
+    /// increment, or `movestogo` alone.
+    NoClock {
+        /// The command.
+        command: &'static str,
+        /// The first clock word given.
+        given: String,
+        /// The words that would give the side to move a clock.
+        missing: Vec<String>,
+        /// The side to move.
+        side: &'static str,
+    },
     /// A keyword given twice.
     Repeated {
         /// The command.
@@ -228,6 +240,19 @@ impl fmt::Display for CommandError {
             }
             CommandError::Unexpected { command, word } => {
                 write!(f, "{command}: unexpected '{word}'")
+            }
+            CommandError::NoClock {
+                command,
+                given,
+                missing,
+                side,
+            } => {
+                let missing: Vec<String> = missing.iter().map(|w| format!("'{w}'")).collect();
+                write!(
+                    f,
+                    "{command}: '{given}' is given but neither {}, the clock of {side} (to move)",
+                    missing.join(" nor ")
+                )
             }
             CommandError::Repeated { command, keyword } => {
                 write!(f, "{command}: '{keyword}' is given twice")

@@ -10,7 +10,7 @@ use super::words::{
 };
 use crate::engine::{Engine, HashProbe, Offer};
 use crate::moves::{Move, RankStyle};
-use crate::options::{EngineOption, OptionId, OptionKind, OptionSpec};
+use crate::options::{EngineOption, OptionId, OptionKind, OptionNote, OptionSpec};
 use crate::search::score::{MATE, MATE_BOUND, Score};
 use crate::search::time::Clock;
 use crate::search::{SearchInfo, SearchResult};
@@ -49,8 +49,9 @@ fn spin(id: OptionId) -> (i64, i64) {
     (default, max)
 }
 
-/// An `option` line for an engine option under its UCCI name (lower case; `hashsize` and
-/// `threads` take 0 for "choose for me", so spin ranges start at 0).
+/// An `option` line for an engine option under its UCCI name (lower case). UCCI 3.0 gives
+/// `hashsize` and `threads` the value 0 for "the engine chooses" (the default size; one thread
+/// per core), so their ranges start at 0, and setting 0 answers with what was chosen.
 fn option_line(name: &str, spec: &OptionSpec) -> String {
     match &spec.kind {
         OptionKind::Spin { default, max, .. } => {
@@ -250,9 +251,14 @@ fn parse_go(words: &[&str], millis: bool) -> Result<Go, CommandError> {
                 moves_to_go,
             });
         }
-        None if increment.is_some() || moves_to_go.is_some() => {
+        // An increment and no time: a game played on the increment alone (so many seconds a
+        // move), so the increment is this move's budget, as with `movetime`.
+        None if increment.is_some() => {
+            go.limits.movetime = go.limits.movetime.or(increment);
+        }
+        None if moves_to_go.is_some() => {
             return Err(CommandError::Unsupported(
-                "go: 'movestogo' and 'increment' need 'time'".into(),
+                "go: 'movestogo' is given but not 'time'".into(),
             ));
         }
         None => {}
@@ -315,7 +321,19 @@ fn set_engine_option(
     id: OptionId,
     value: Option<&str>,
 ) -> Result<(), CommandError> {
-    Ok(engine.set_option(OptionSpec::of(id).name, value.unwrap_or(""))?)
+    engine.set_option(OptionSpec::of(id).name, value.unwrap_or(""))?;
+    Ok(())
+}
+
+/// A note from the engine on how it set an option, under the option's UCCI name `key`.
+fn ucci_note(key: &str, note: Option<OptionNote>) -> Option<String> {
+    note.map(|n| {
+        OptionNote {
+            name: key.to_string(),
+            ..n
+        }
+        .to_string()
+    })
 }
 
 /// Carries out `setoption`; `Ok(Some(text))` is a note for the client.
@@ -333,24 +351,33 @@ fn set_option(
         "debug" => s.debug = parse_check(key, value)?,
         "ponder" => s.ponder = parse_check(key, value)?,
         "hashsize" => {
-            // 0 asks for the engine's default size.
+            // 0 asks the engine to choose (UCCI 3.0): its default size.
             let (default, max) = spin(OptionId::Hash);
-            let mb = match parse_spin(key, value, max)? {
-                0 => default as u64,
-                mb => mb,
-            };
-            engine.apply(EngineOption::Hash(mb as usize))?;
+            let asked = parse_spin(key, value, max)?;
+            let mb = if asked == 0 { default as u64 } else { asked };
+            let note = engine.apply(EngineOption::Hash(mb as usize))?;
+            if asked == 0 && note.is_none() {
+                return Ok(Some(format!("hashsize 0: the default size, {mb} MB")));
+            }
+            return Ok(ucci_note(key, note));
         }
         "threads" => {
-            // 0 asks for one thread per core.
+            // 0 asks the engine to choose (UCCI 3.0): one thread per core.
             let (_, max) = spin(OptionId::Threads);
-            let n = match parse_spin(key, value, max)? {
-                0 => std::thread::available_parallelism()
+            let asked = parse_spin(key, value, max)?;
+            let n = if asked == 0 {
+                std::thread::available_parallelism()
                     .map_or(1, |n| n.get() as u64)
-                    .min(max as u64),
-                n => n,
+                    .min(max as u64)
+            } else {
+                asked
             };
             engine.apply(EngineOption::Threads(n as usize))?;
+            if asked == 0 {
+                return Ok(Some(format!(
+                    "threads 0: one search thread per core, {n} here"
+                )));
+            }
         }
         "newgame" => engine.new_game(),
         "evalfile" => set_engine_option(engine, OptionId::EvalFile, value)?,
@@ -576,7 +603,14 @@ mod tests {
         assert!(go("go depth infinite", true).unwrap().limits.infinite);
         assert!(go("go time", true).is_err());
         assert!(go("go time 5 time 6", true).is_err());
-        assert!(go("go increment 5", true).is_err());
+        // The increment alone is the move's budget; movestogo needs a time.
+        let g = go("go increment 5", false).unwrap();
+        assert_eq!(
+            (g.limits.clock, g.limits.movetime),
+            (None, Some(Duration::from_secs(5)))
+        );
+        let e = go("go movestogo 5", true).unwrap_err().to_string();
+        assert_eq!(e, "go: 'movestogo' is given but not 'time'");
         assert!(go("go depth -3", true).is_err());
         assert!(go("go sideways", true).is_err());
     }

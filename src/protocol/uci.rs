@@ -9,7 +9,7 @@ use super::words::{
 };
 use crate::engine::{Engine, MAX_PROTOCOL_PERFT, Offer};
 use crate::moves::{Move, RankStyle};
-use crate::options::{OptionError, OptionKind, OptionSpec, OptionValue};
+use crate::options::{OptionError, OptionKind, OptionNote, OptionSpec, OptionValue};
 use crate::position::Position;
 use crate::search::score::Score;
 use crate::search::time::Clock;
@@ -271,25 +271,38 @@ fn parse_go(words: &[&str], ranks: RankStyle, side: Color) -> Result<Go, Command
             }
         }
     }
-    let (ours, inc, ours_name) = match side {
-        Color::Red => (wtime, winc, "wtime"),
-        Color::Black => (btime, binc, "btime"),
+    let (ours, inc, ours_names) = match side {
+        Color::Red => (wtime, winc, ["wtime", "winc"]),
+        Color::Black => (btime, binc, ["btime", "binc"]),
     };
-    match ours {
-        Some(remaining) => {
+    match (ours, inc) {
+        (Some(remaining), _) => {
             go.limits.clock = Some(Clock {
                 remaining,
                 increment: inc.unwrap_or_default(),
                 moves_to_go,
             });
         }
-        None if wtime.is_some() || btime.is_some() || moves_to_go.is_some() || inc.is_some() => {
-            return Err(CommandError::MissingValue {
-                command: C,
-                keyword: ours_name.into(),
-            });
+        // An increment and no time: a game played on the increment alone (so many seconds a
+        // move), so the increment is this move's budget, as with `movetime`.
+        (None, Some(increment)) => {
+            go.limits.movetime.get_or_insert(increment);
         }
-        None => {}
+        // Only the other side's clock, or `movestogo` alone: the word given is named.
+        (None, None) => {
+            let clock_words = ["wtime", "btime", "winc", "binc", "movestogo"];
+            if let Some(given) = seen.iter().find(|w| clock_words.contains(w)) {
+                return Err(CommandError::NoClock {
+                    command: C,
+                    given: given.to_string(),
+                    missing: ours_names.iter().map(|w| w.to_string()).collect(),
+                    side: match side {
+                        Color::Red => "Red",
+                        Color::Black => "Black",
+                    },
+                });
+            }
+        }
     }
     Ok(go)
 }
@@ -326,16 +339,22 @@ fn parse_uci_option(name: &str, text: &str) -> Result<Option<UciOption>, OptionE
     Ok(Some(option))
 }
 
-/// Carries out `setoption`: the front end's own options here, the rest by the engine.
-fn set_option(s: &mut Uci, engine: &mut Engine, name: &str, text: &str) -> Result<(), OptionError> {
+/// Carries out `setoption`: the front end's own options here, the rest by the engine; a note
+/// when the engine could not set its option quite as asked.
+fn set_option(
+    s: &mut Uci,
+    engine: &mut Engine,
+    name: &str,
+    text: &str,
+) -> Result<Option<OptionNote>, OptionError> {
     match parse_uci_option(name, text)? {
         Some(UciOption::Ponder(b)) => s.ponder = b,
         Some(UciOption::ShowWdl(b)) => s.show_wdl = b,
         Some(UciOption::Ranks(r)) => s.ranks = r,
         Some(UciOption::Variant) => {}
-        None => engine.set_option(name, text)?,
+        None => return engine.set_option(name, text),
     }
-    Ok(())
+    Ok(None)
 }
 
 /// Win, draw and loss chances in per mille for the side to move, from a score: a logistic model
@@ -451,8 +470,8 @@ impl Dialect for Uci {
         name: &str,
         value: Option<&str>,
     ) -> Result<Option<String>, CommandError> {
-        set_option(self, engine, name, value.unwrap_or(""))?;
-        Ok(None)
+        let note = set_option(self, engine, name, value.unwrap_or(""))?;
+        Ok(note.map(|n| n.to_string()))
     }
 
     fn ranks(&self) -> RankStyle {
@@ -524,7 +543,28 @@ mod tests {
             (black.remaining, black.moves_to_go),
             (Duration::from_secs(300), Some(40))
         );
-        assert!(go("go wtime 1000", Color::Black).is_err());
+        let e = go("go wtime 1000", Color::Black).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "go: 'wtime' is given but neither 'btime' nor 'binc', the clock of Black (to move)"
+        );
+        let e = go("go binc 5", Color::Red).unwrap_err().to_string();
+        assert!(
+            e.starts_with("go: 'binc' is given but neither 'wtime' nor 'winc'"),
+            "{e}"
+        );
+        let e = go("go movestogo 5", Color::Red).unwrap_err().to_string();
+        assert!(e.starts_with("go: 'movestogo' is given"), "{e}");
+        // The increment alone is the move's budget.
+        let g = go("go winc 5", Color::Red).unwrap();
+        assert_eq!(
+            (g.limits.clock, g.limits.movetime),
+            (None, Some(Duration::from_millis(5)))
+        );
+        let g = go("go btime 900 binc 2000 winc 1000", Color::Red).unwrap();
+        assert_eq!(g.limits.movetime, Some(Duration::from_secs(1)));
+        let g = go("go winc 500 movetime 80", Color::Red).unwrap();
+        assert_eq!(g.limits.movetime, Some(Duration::from_millis(80)));
         assert_eq!(
             go("go wtime -50", Color::Red)
                 .unwrap()

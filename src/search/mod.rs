@@ -79,8 +79,13 @@ pub struct CurrentMove {
 /// What a search tells its caller while it runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Progress {
-    /// A line of a completed depth; after a stop, the best line found so far.
+    /// A line of a completed depth. A depth's lines come together, numbered from 1 in order of
+    /// score, best first.
     Line(SearchInfo),
+    /// After a stop inside a depth, the line of the move the search plays, when it is not the
+    /// last line 1 reported: the depth cut short found a new best move or a new score for it, and
+    /// this line carries that depth.
+    Cut(SearchInfo),
     /// The root move now searched, once the search has run [`SHOW_CURRENT_MOVE_AFTER`].
     CurrentMove(CurrentMove),
 }
@@ -151,6 +156,8 @@ pub struct Searcher<'a> {
     pub(crate) pv_index: usize,
     pub(crate) helper_offset: i32,
     pub(crate) completed_depth: u32,
+    /// The score and line of the last line 1 reported.
+    pub(crate) reported: Option<(i32, Vec<Move>)>,
     /// Nodes between checks of the limits.
     pub(crate) check_every: u64,
 }
@@ -206,6 +213,7 @@ impl<'a> Searcher<'a> {
             pv_index: 0,
             helper_offset: 0,
             completed_depth: 0,
+            reported: None,
             check_every,
         }
     }
@@ -281,11 +289,17 @@ impl<'a> Searcher<'a> {
                 // A partial iteration still counts if its first move was searched fully.
                 break;
             }
+            // Each line was searched with the better ones left out, so a later line can come out
+            // a little above an earlier one: the lines are ordered by score (mates included, as
+            // scores order them) before they are numbered. A stable sort keeps ties in search
+            // order, and one line is already in order.
+            self.root_moves[..multipv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             completed = depth as u32;
             self.completed_depth = completed;
             best_index = 0;
             if self.main {
                 self.flush_nodes();
+                self.reported = Some((self.root_moves[0].score, self.root_moves[0].pv.clone()));
                 for i in 0..multipv {
                     let rm = &self.root_moves[i];
                     report(Progress::Line(SearchInfo {
@@ -396,13 +410,18 @@ pub fn search(
         main.flush_nodes();
         let rm = main.root_moves.get(best_index);
         // A search stopped inside an iteration ends with the line it will play, so a client
-        // that shows the last line shows the move that comes.
+        // that shows the last line shows the move that comes; nothing is repeated when the cut
+        // depth changed nothing.
         if main.stopped
             && depth > 0
             && let Some(rm) = rm
+            && main
+                .reported
+                .as_ref()
+                .is_none_or(|(score, pv)| *score != rm.score || *pv != rm.pv)
         {
-            report(Progress::Line(SearchInfo {
-                depth,
+            report(Progress::Cut(SearchInfo {
+                depth: depth + 1,
                 seldepth: main.seldepth.max(depth as usize) as u32,
                 multipv: 1,
                 score: Score(rm.score),

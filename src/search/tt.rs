@@ -100,18 +100,43 @@ fn unpack(data: u64) -> (Entry, u8) {
     (entry, ((data >> 58) & 63) as u8)
 }
 
+/// The memory for a table of this many megabytes could not be had (a memory or address-space
+/// limit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableTooLarge {
+    /// The size asked for, in megabytes.
+    pub mb: usize,
+}
+
 impl TranspositionTable {
-    /// A table of about `mb` megabytes.
+    /// A table of about `mb` megabytes, for sizes known to fit (an allocation that fails ends the
+    /// process); sizes a user chooses go through [`TranspositionTable::try_new`].
     pub fn new(mb: usize) -> TranspositionTable {
-        let bytes = mb.max(1) * 1024 * 1024;
+        TranspositionTable::try_new(mb)
+            .unwrap_or_else(|_| std::alloc::handle_alloc_error(std::alloc::Layout::new::<Slot>()))
+    }
+
+    /// A table of about `mb` megabytes, or why not: the memory is asked for in one piece and a
+    /// refusal is an error, not the end of the process.
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, TableTooLarge> {
+        let too_large = TableTooLarge { mb };
+        let bytes = mb.max(1).checked_mul(1024 * 1024).ok_or(too_large)?;
         let buckets = (bytes / (std::mem::size_of::<Slot>() * WAYS)).max(1);
-        let mut slots = Vec::with_capacity(buckets * WAYS);
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(buckets * WAYS)
+            .map_err(|_| too_large)?;
         slots.resize_with(buckets * WAYS, Slot::default);
-        TranspositionTable {
+        Ok(TranspositionTable {
             slots,
             buckets,
             age: AtomicU8::new(0),
-        }
+        })
+    }
+
+    /// The table's size in megabytes.
+    pub fn megabytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Slot>() / (1024 * 1024)
     }
 
     /// Empties the table.
@@ -238,5 +263,16 @@ mod tests {
         );
         tt.clear();
         assert!(tt.probe(0xdead_beef).is_none());
+    }
+
+    #[test]
+    fn a_table_too_large_for_memory_is_an_error() {
+        assert_eq!(
+            TranspositionTable::try_new(usize::MAX).err(),
+            Some(TableTooLarge { mb: usize::MAX })
+        );
+        // Larger than any address space: the allocator refuses it.
+        assert!(TranspositionTable::try_new(1 << 40).is_err());
+        assert_eq!(TranspositionTable::try_new(2).unwrap().megabytes(), 2);
     }
 }
