@@ -326,7 +326,8 @@ fn repetitions_on_the_way_are_events_not_endings() {
         Some(11),
         "{json}"
     );
-    // A cycle's first ply is its first move's, as in the text ("over plies 4-11").
+    // A cycle's first ply is its side's first move's, as in the text ("Black's moves at plies
+    // 4-10").
     let red = &json["cycles"][0];
     assert_eq!(
         (red["first_ply"].as_u64(), red["moves"][0]["ply"].as_u64()),
@@ -894,4 +895,41 @@ fn control_characters_from_records_are_escaped_in_text() {
     );
     let (_, out) = referee_within(&["-"], Some(text.as_bytes().to_vec()));
     assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
+}
+
+/// A cycle names the plies of its side's own moves, and long lists of plies and moves are cut
+/// short with their count, so a record of thousands of repeated moves stays readable.
+#[test]
+fn a_cycle_names_its_sides_moves_and_long_lists_are_cut_short() {
+    let start = "[FEN \"3k5/9/9/p8/9/9/9/9/9/4K2R1 w - - 0 1\"]\n";
+    let cycle = "h0h9 d9d8 h9h8 d8d9 h8h9 d9d8 h9h8 d8d9 h8h9 d9d8 ";
+    let ends = format!("{start}{cycle}0-1\n");
+    let r = &judge_bytes("ends.pgn", ends.as_bytes(), RuleConfig::default())[0];
+    let text = r.explanation();
+    assert!(!text.contains("over plies"), "{text}");
+    assert!(
+        text.contains("Red: perpetual check with Red's moves at plies 3-9: h9h8, h8h9"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Black: idle with Black's moves at plies 2-8: d9d8"),
+        "{text}"
+    );
+    // 10,000 plies of horses going out and back.
+    let moves = "h0g2 h9g7 g2h0 g7h9 ".repeat(2500);
+    let long = format!("{moves}1/2-1/2\n");
+    let config = RefereeConfig {
+        rules: RuleConfig::default(),
+        first_decision: false,
+        move_limit: None,
+    };
+    let r = &judge_bytes("long.pgn", long.as_bytes(), config)[0];
+    let text = r.explanation();
+    assert!(
+        text.lines().all(|line| line.len() < 400),
+        "{}",
+        &text[..text.len().min(2000)]
+    );
+    assert!(text.contains("…"), "{text}");
+    assert!(text.contains("in all)"), "{text}");
 }
