@@ -24,7 +24,7 @@ pub struct RefereeArgs {
     pub inputs: Vec<String>,
     /// How many occurrences of a position make a repetition (2 reproduces the WXF cases'
     /// convention).
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=100))]
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(i64::from(*super::REPETITIONS.start())..=i64::from(*super::REPETITIONS.end())))]
     pub repetitions: u32,
     /// Take the first ruling as the game's result, as the WXF case suite does (with
     /// `--repetitions 2`). Without it, a forbidden repetition obliges the violator to change moves
