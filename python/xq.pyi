@@ -63,8 +63,8 @@ class Game:
     """A game followed by the judge: moves pushed one by one, the ruling asked at any point."""
 
     def __init__(self, fen: Optional[str] = None, repetitions: int = 3) -> None:
-        """A game from ``fen`` (or the start position). ``repetitions``: how many times a
-        position must occur to make a repetition (3 in games, 2 for the WXF manual)."""
+        """A game from ``fen`` (or the start position). ``repetitions`` (2 to 100): how many
+        times a position must occur to make a repetition (3 in games, 2 for the WXF manual)."""
     def push(self, move: str) -> str:
         """Plays a move (ICCS, WXF, Chinese or SAN) and returns it in ICCS. Raises MoveError."""
     def pop(self) -> Optional[str]:
@@ -90,20 +90,40 @@ class GameReports(Iterator[Report]):
     def __next__(self) -> Report: ...
 
 def referee(
-    source: Union[str, PathLike[str]],
+    path: Union[str, PathLike[str]],
     repetitions: int = 3,
     first_decision: bool = False,
     move_limit: int = 60,
 ) -> list[Report]:
-    """Judges game records as ``xq referee --json`` does: ``source`` is a file, a directory of
-    game files, or the text of a record. ``first_decision`` takes the first ruling as the
-    result (the WXF case suite's convention); ``move_limit`` is the move-count rule (moves by
-    each side without a capture; 0 for none). Raises FileNotFoundError for a missing path."""
+    """Judges game files as ``xq referee --json`` does: ``path`` is a file or a directory, whose
+    game files are chosen as the command line chooses them (files without a game and the
+    referee's own HTML reports left out). ``repetitions`` (2 to 100): how many times a position
+    must occur to make a repetition; ``first_decision`` takes the first ruling as the result (the
+    WXF case suite's convention); ``move_limit`` is the move-count rule (moves by each side
+    without a capture; 0 for none). Raises FileNotFoundError for a missing path, and XqError for
+    a string that names no file but reads as record text (judge that with ``referee_text``)."""
+
+def referee_text(
+    text: str,
+    repetitions: int = 3,
+    first_decision: bool = False,
+    move_limit: int = 60,
+) -> list[Report]:
+    """Judges the games in the text of a record (PGN in any notation, DhtmlXQ), as ``referee``
+    judges a file's."""
 
 def iter_referee(
-    source: Union[str, PathLike[str]],
+    path: Union[str, PathLike[str]],
     repetitions: int = 3,
     first_decision: bool = False,
     move_limit: int = 60,
 ) -> GameReports:
     """Like ``referee``, one report at a time, reading one file at a time."""
+
+def iter_referee_text(
+    text: str,
+    repetitions: int = 3,
+    first_decision: bool = False,
+    move_limit: int = 60,
+) -> GameReports:
+    """Like ``referee_text``, one report at a time."""

@@ -326,7 +326,8 @@ fn repetitions_on_the_way_are_events_not_endings() {
         Some(11),
         "{json}"
     );
-    // A cycle's first ply is its first move's, as in the text ("over plies 4-11").
+    // A cycle's first ply is its side's first move's, as in the text ("Black's moves at plies
+    // 4-10").
     let red = &json["cycles"][0];
     assert_eq!(
         (red["first_ply"].as_u64(), red["moves"][0]["ply"].as_u64()),
@@ -774,4 +775,161 @@ fn random_trees_with_links_fifos_and_devices_end() {
         }
     }
     let _ = std::fs::remove_dir_all(&root);
+}
+
+/// A fresh empty directory under the system's temporary one.
+fn fresh_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("xq-referee-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// However the game file is named (a hard link to it, or found inside a directory given), the
+/// HTML report is refused before anything is written.
+#[cfg(unix)]
+#[test]
+fn the_html_report_never_writes_over_a_game_file_by_another_name() {
+    let dir = fresh_dir("html-link");
+    let game = dir.join("g.pgn");
+    let text = "[Event \"A\"]\n1. h2e2 h9g7 1-0\n";
+    std::fs::write(&game, text).unwrap();
+    std::fs::hard_link(&game, dir.join("h.pgn")).unwrap();
+    for (html, input) in [
+        (dir.join("h.pgn"), game.clone()),
+        (game.clone(), dir.clone()),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_xq"))
+            .arg("referee")
+            .arg("--html")
+            .arg(&html)
+            .arg(&input)
+            .output()
+            .expect("xq runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("would write over"), "{stderr}");
+        assert_eq!(std::fs::read_to_string(&game).unwrap(), text);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A tree thousands of folders deep is walked in time in proportion to its size: the game at the
+/// bottom is found well within the time limit.
+#[test]
+fn a_deep_tree_is_walked_to_the_bottom() {
+    let dir = fresh_dir("deep");
+    let mut bottom = dir.clone();
+    for _ in 0..2000 {
+        bottom.push("d");
+    }
+    std::fs::create_dir_all(&bottom).unwrap();
+    std::fs::write(bottom.join("g.pgn"), "1. h2e2 h9g7 1-0\n").unwrap();
+    let found = xq::record::files::directory_files(&dir);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].0.ends_with("d/g.pgn") && found[0].1.is_none());
+    let (code, text) = referee_within(&[dir.to_str().unwrap()], None);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("summary: 1 games"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Files without games found in a directory are named in the summary, a few of them; the HTML
+/// report written into the directory judged is not read as a game file when the run is repeated.
+#[test]
+fn skipped_files_are_named_and_a_run_can_be_repeated() {
+    let dir = fresh_dir("rerun");
+    std::fs::write(dir.join("g.pgn"), "[Event \"A\"]\n1. h2e2 h9g7 1-0\n").unwrap();
+    for i in 1..=5 {
+        std::fs::write(dir.join(format!("notes{i}.txt")), "no game here\n").unwrap();
+    }
+    let report = dir.join("report.html");
+    let run = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_xq"))
+            .arg("referee")
+            .arg("--html")
+            .arg(&report)
+            .arg(&dir)
+            .output()
+            .expect("xq runs")
+    };
+    for _ in 0..2 {
+        let out = run();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+        assert!(stdout.contains("summary: 1 games"), "{stdout}");
+        assert!(!stdout.contains("report.html"), "{stdout}");
+        let named = format!(
+            "5 files without games skipped ({}, {}, {} and 2 more)",
+            dir.join("notes1.txt").display(),
+            dir.join("notes2.txt").display(),
+            dir.join("notes3.txt").display()
+        );
+        assert!(stdout.contains(&named), "{stdout}");
+        assert!(std::fs::read_to_string(&report).unwrap().contains("g.pgn"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Control characters in what a record says (tags, move text) are shown escaped in the text
+/// report, never sent raw to the terminal.
+#[test]
+fn control_characters_from_records_are_escaped_in_text() {
+    let text = "[Event \"E\u{1b}[2Jvil\"]\n[Red \"R\u{0}ed\"]\n[Black \"B\u{7}\"]\n[Result \"1-0\u{1b}\"]\n1. h2e2 h9g7 1-0\n";
+    let reports = judge_bytes("ctl.pgn", text.as_bytes(), RuleConfig::default());
+    let shown = xq::referee::text::report_text(&reports[0]);
+    assert!(
+        !shown.chars().any(|c| c.is_control() && c != '\n'),
+        "{shown:?}"
+    );
+    assert!(shown.contains("E\\x1b[2Jvil"), "{shown}");
+    assert!(shown.contains("R\\x00ed - B\\x07"), "{shown}");
+    // An error quoting the input.
+    let bad = "[Event \"A\"]\n1. h2e2 h9\u{1b}g7 1-0\n";
+    let reports = judge_bytes("bad.pgn", bad.as_bytes(), RuleConfig::default());
+    let shown = xq::referee::text::report_text(&reports[0]);
+    assert!(
+        !shown.chars().any(|c| c.is_control() && c != '\n'),
+        "{shown:?}"
+    );
+    let (_, out) = referee_within(&["-"], Some(text.as_bytes().to_vec()));
+    assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
+}
+
+/// A cycle names the plies of its side's own moves, and long lists of plies and moves are cut
+/// short with their count, so a record of thousands of repeated moves stays readable.
+#[test]
+fn a_cycle_names_its_sides_moves_and_long_lists_are_cut_short() {
+    let start = "[FEN \"3k5/9/9/p8/9/9/9/9/9/4K2R1 w - - 0 1\"]\n";
+    let cycle = "h0h9 d9d8 h9h8 d8d9 h8h9 d9d8 h9h8 d8d9 h8h9 d9d8 ";
+    let ends = format!("{start}{cycle}0-1\n");
+    let r = &judge_bytes("ends.pgn", ends.as_bytes(), RuleConfig::default())[0];
+    let text = r.explanation();
+    assert!(!text.contains("over plies"), "{text}");
+    assert!(
+        text.contains("Red: perpetual check with Red's moves at plies 3-9: h9h8, h8h9"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Black: idle with Black's moves at plies 2-8: d9d8"),
+        "{text}"
+    );
+    // 10,000 plies of horses going out and back.
+    let moves = "h0g2 h9g7 g2h0 g7h9 ".repeat(2500);
+    let long = format!("{moves}1/2-1/2\n");
+    let config = RefereeConfig {
+        rules: RuleConfig::default(),
+        first_decision: false,
+        move_limit: None,
+    };
+    let r = &judge_bytes("long.pgn", long.as_bytes(), config)[0];
+    let text = r.explanation();
+    assert!(
+        text.lines().all(|line| line.len() < 400),
+        "{}",
+        &text[..text.len().min(2000)]
+    );
+    assert!(text.contains("…"), "{text}");
+    assert!(text.contains("in all)"), "{text}");
 }

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use serde_json::Value;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use xq::fen;
 use xq::judge::{History, RuleConfig, losing_moves};
 use xq::movegen::legal_moves;
@@ -192,11 +192,7 @@ impl Game {
     #[new]
     #[pyo3(signature = (fen = None, repetitions = 3))]
     fn new(fen: Option<&str>, repetitions: u32) -> PyResult<Game> {
-        if !(2..=10).contains(&repetitions) {
-            return Err(XqError::new_err(format!(
-                "repetitions {repetitions}: from 2 to 10"
-            )));
-        }
+        check_repetitions(repetitions)?;
         let start = read_fen(fen)?;
         Ok(Game {
             position: start.clone(),
@@ -362,17 +358,27 @@ fn to_python<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>>
     Converter::new(py).convert(value)
 }
 
+/// The number of occurrences that make a repetition, checked against the command line's range.
+fn check_repetitions(repetitions: u32) -> PyResult<()> {
+    let range = xq::referee::REPETITIONS;
+    if range.contains(&repetitions) {
+        Ok(())
+    } else {
+        Err(XqError::new_err(format!(
+            "repetitions {repetitions}: from {} to {}",
+            range.start(),
+            range.end()
+        )))
+    }
+}
+
 /// The referee's settings from the keyword arguments.
 fn referee_config(
     repetitions: u32,
     first_decision: bool,
     move_limit: u32,
 ) -> PyResult<RefereeConfig> {
-    if !(2..=10).contains(&repetitions) {
-        return Err(XqError::new_err(format!(
-            "repetitions {repetitions}: from 2 to 10"
-        )));
-    }
+    check_repetitions(repetitions)?;
     let rules = RuleConfig::with_occurrences(repetitions);
     let mut config = if first_decision {
         RefereeConfig::first_decision(rules)
@@ -385,79 +391,117 @@ fn referee_config(
     Ok(config)
 }
 
-/// What `referee` reads: files (a directory's game files, in name order), or record text.
-enum Source {
-    Files(Vec<PathBuf>),
-    Text(String),
+/// A game file to judge, and whether it was found in a directory (then, as on the command line, a
+/// file without any game in it is skipped, not an error).
+struct GameFile {
+    path: PathBuf,
+    found: bool,
 }
 
-fn source_of(obj: &Bound<'_, PyAny>) -> PyResult<Source> {
-    if let Ok(text) = obj.extract::<String>() {
-        // Record text has tags, a line break or a DhtmlXQ block; anything else names a file.
-        let looks_like_text = text.contains('\n') || text.trim_start().starts_with('[');
-        if looks_like_text && !Path::new(&text).exists() {
-            return Ok(Source::Text(text));
-        }
-        return files_of(PathBuf::from(text));
-    }
-    let path: PathBuf = obj.extract()?;
-    files_of(path)
+/// Whether a string that names no file reads as the text of a record: tags, a line break, move
+/// numbers or a result.
+fn looks_like_record_text(text: &str) -> bool {
+    text.contains('\n')
+        || text.trim_start().starts_with('[')
+        || text.split_whitespace().count() > 1
+            && text.split_whitespace().any(|token| {
+                matches!(token, "*" | "1-0" | "0-1" | "1/2-1/2")
+                    || token
+                        .strip_suffix('.')
+                        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            })
 }
 
-fn files_of(path: PathBuf) -> PyResult<Source> {
+/// The game files `source` names, selected as `xq referee` selects them: a file as given, a
+/// directory's game files in name order (its own HTML reports left out).
+fn files_of(source: &Bound<'_, PyAny>) -> PyResult<Vec<GameFile>> {
+    let path: PathBuf = source.extract()?;
     if path.is_dir() {
         let found = xq::record::files::directory_files(&path);
         if let Some((p, Some(e))) = found.iter().find(|(_, e)| e.is_some()) {
             return Err(RecordError::new_err(format!("{}: {e}", p.display())));
         }
-        return Ok(Source::Files(found.into_iter().map(|(p, _)| p).collect()));
+        return Ok(found
+            .into_iter()
+            .map(|(path, _)| GameFile { path, found: true })
+            .collect());
     }
     if !path.exists() {
+        if let Some(text) = path.to_str().filter(|t| looks_like_record_text(t)) {
+            return Err(XqError::new_err(format!(
+                "{:?} is no file or directory but reads as record text: judge record text with \
+                 xq.referee_text(text)",
+                xq::clip::quote(text)
+            )));
+        }
         return Err(PyFileNotFoundError::new_err(format!(
             "{}: no such file or directory",
             path.display()
         )));
     }
-    Ok(Source::Files(vec![path]))
+    Ok(vec![GameFile { path, found: false }])
 }
 
-/// Judges game records as `xq referee --json` does and returns one dict per game. `source` is a
-/// path (a file or a directory of game files) or the text of a record. Files are judged on all
-/// cores with the interpreter's lock released.
-#[pyfunction]
-#[pyo3(signature = (source, repetitions = 3, first_decision = false, move_limit = 60))]
-fn referee<'py>(
-    py: Python<'py>,
-    source: &Bound<'py, PyAny>,
-    repetitions: u32,
-    first_decision: bool,
-    move_limit: u32,
-) -> PyResult<Bound<'py, PyList>> {
-    let config = referee_config(repetitions, first_decision, move_limit)?;
-    let values: Vec<Value> = match source_of(source)? {
-        Source::Text(text) => py.detach(|| {
-            judge_bytes("text", text.as_bytes(), config)
-                .iter()
-                .map(report_json)
-                .collect()
-        }),
-        Source::Files(files) => py.detach(|| judge_files(&files, config)),
-    };
+/// The reports of the games of a record's text, as `judge_bytes` gives them.
+fn judge_text(text: &str, config: RefereeConfig) -> Vec<Value> {
+    judge_bytes("text", text.as_bytes(), config)
+        .iter()
+        .map(report_json)
+        .collect()
+}
+
+/// A list of Python objects from the reports.
+fn report_list<'py>(py: Python<'py>, values: &[Value]) -> PyResult<Bound<'py, PyList>> {
     let mut converter = Converter::new(py);
     let list = PyList::empty(py);
-    for v in &values {
+    for v in values {
         list.append(converter.convert(v)?)?;
     }
     Ok(list)
 }
 
+/// Judges game files as `xq referee --json` does and returns one dict per game. `path` is a file
+/// or a directory, whose game files are selected as the command line selects them. Files are
+/// judged on all cores with the interpreter's lock released. Record text is judged by
+/// `referee_text`.
+#[pyfunction]
+#[pyo3(signature = (path, repetitions = 3, first_decision = false, move_limit = 60))]
+fn referee<'py>(
+    py: Python<'py>,
+    path: &Bound<'py, PyAny>,
+    repetitions: u32,
+    first_decision: bool,
+    move_limit: u32,
+) -> PyResult<Bound<'py, PyList>> {
+    let config = referee_config(repetitions, first_decision, move_limit)?;
+    let files = files_of(path)?;
+    let values = py.detach(|| judge_files(&files, config));
+    report_list(py, &values)
+}
+
+/// Judges the games in the text of a record (PGN in any notation, DhtmlXQ) as `referee` judges a
+/// file's.
+#[pyfunction]
+#[pyo3(signature = (text, repetitions = 3, first_decision = false, move_limit = 60))]
+fn referee_text<'py>(
+    py: Python<'py>,
+    text: &str,
+    repetitions: u32,
+    first_decision: bool,
+    move_limit: u32,
+) -> PyResult<Bound<'py, PyList>> {
+    let config = referee_config(repetitions, first_decision, move_limit)?;
+    let values = py.detach(|| judge_text(text, config));
+    report_list(py, &values)
+}
+
 /// Judges the games of `files` on the machine's cores, keeping file and game order. Files are
 /// read and split one after the other; their games are shared out among the workers.
-fn judge_files(files: &[PathBuf], config: RefereeConfig) -> Vec<Value> {
+fn judge_files(files: &[GameFile], config: RefereeConfig) -> Vec<Value> {
     let mut units: Vec<Unit> = Vec::new();
-    for path in files {
-        let name = path.display().to_string();
-        let read = xq::record::files::read_game_file(path)
+    for file in files {
+        let name = file.path.display().to_string();
+        let read = xq::record::files::read_game_file(&file.path)
             .map_err(|e| xq::record::RecordError {
                 file: name.clone(),
                 line: None,
@@ -472,6 +516,7 @@ fn judge_files(files: &[PathBuf], config: RefereeConfig) -> Vec<Value> {
                 encoding: found.encoding,
                 raw,
             })),
+            Err(e) if file.found && e.kind == xq::record::ErrorKind::NoGame => {}
             Err(e) => units.push(Unit::Unreadable(GameReport::unreadable(&name, 0, 0, e))),
         }
     }
@@ -520,7 +565,7 @@ impl Unit {
 /// large to hold at once.
 #[pyclass(module = "xq")]
 struct GameReports {
-    files: std::vec::IntoIter<PathBuf>,
+    files: std::vec::IntoIter<GameFile>,
     pending: std::vec::IntoIter<Value>,
     config: RefereeConfig,
 }
@@ -536,12 +581,12 @@ impl GameReports {
             if let Some(v) = self.pending.next() {
                 return to_python(py, &v).map(Some);
             }
-            let Some(path) = self.files.next() else {
+            let Some(file) = self.files.next() else {
                 return Ok(None);
             };
             let config = self.config;
             self.pending = py
-                .detach(|| judge_files(std::slice::from_ref(&path), config))
+                .detach(|| judge_files(std::slice::from_ref(&file), config))
                 .into_iter();
         }
     }
@@ -549,29 +594,35 @@ impl GameReports {
 
 /// Like `referee`, but yields the reports one by one, reading one file at a time.
 #[pyfunction]
-#[pyo3(signature = (source, repetitions = 3, first_decision = false, move_limit = 60))]
+#[pyo3(signature = (path, repetitions = 3, first_decision = false, move_limit = 60))]
 fn iter_referee(
-    source: &Bound<'_, PyAny>,
+    path: &Bound<'_, PyAny>,
     repetitions: u32,
     first_decision: bool,
     move_limit: u32,
 ) -> PyResult<GameReports> {
     let config = referee_config(repetitions, first_decision, move_limit)?;
-    Ok(match source_of(source)? {
-        Source::Files(files) => GameReports {
-            files: files.into_iter(),
-            pending: Vec::new().into_iter(),
-            config,
-        },
-        Source::Text(text) => GameReports {
-            files: Vec::new().into_iter(),
-            pending: judge_bytes("text", text.as_bytes(), config)
-                .iter()
-                .map(report_json)
-                .collect::<Vec<_>>()
-                .into_iter(),
-            config,
-        },
+    Ok(GameReports {
+        files: files_of(path)?.into_iter(),
+        pending: Vec::new().into_iter(),
+        config,
+    })
+}
+
+/// Like `referee_text`, but yields the reports one by one.
+#[pyfunction]
+#[pyo3(signature = (text, repetitions = 3, first_decision = false, move_limit = 60))]
+fn iter_referee_text(
+    text: &str,
+    repetitions: u32,
+    first_decision: bool,
+    move_limit: u32,
+) -> PyResult<GameReports> {
+    let config = referee_config(repetitions, first_decision, move_limit)?;
+    Ok(GameReports {
+        files: Vec::new().into_iter(),
+        pending: judge_text(text, config).into_iter(),
+        config,
     })
 }
 
@@ -584,6 +635,8 @@ fn xq_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<GameReports>()?;
     m.add_function(wrap_pyfunction!(referee, m)?)?;
     m.add_function(wrap_pyfunction!(iter_referee, m)?)?;
+    m.add_function(wrap_pyfunction!(referee_text, m)?)?;
+    m.add_function(wrap_pyfunction!(iter_referee_text, m)?)?;
     let py = m.py();
     m.add("XqError", py.get_type::<XqError>())?;
     m.add("FenError", py.get_type::<FenError>())?;

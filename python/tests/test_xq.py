@@ -108,7 +108,7 @@ def wxf_cases():
 
 
 def chased(case):
-    r = xq.referee(record(case), repetitions=2, first_decision=True)[0]
+    r = xq.referee_text(record(case), repetitions=2, first_decision=True)[0]
     return bool(r["chased"])
 
 
@@ -120,7 +120,7 @@ def test_the_173_wxf_cases_through_python():
     cases = wxf_cases()
     assert len(cases) == 173
     text = "\n".join(record(c) for c in cases)
-    reports = xq.referee(text, repetitions=2, first_decision=True)
+    reports = xq.referee_text(text, repetitions=2, first_decision=True)
     assert len(reports) == 173
     wrong = [
         (c["case"], r["result"], c["result"], r["explanation"])
@@ -128,6 +128,40 @@ def test_the_173_wxf_cases_through_python():
         if r["result"] != c["result"] or r["error"]
     ]
     assert wrong == []
+
+
+def test_record_text_and_paths_are_told_apart():
+    reports = xq.referee_text("1. h2e2 h9g7 *")
+    assert [r["moves"] for r in reports] == [["h2e2", "h9g7"]]
+    assert reports == list(xq.iter_referee_text("1. h2e2 h9g7 *"))
+    for text in ["1. h2e2 h9g7 *", '[Event "A"]', "h2e2 h9g7\n"]:
+        with pytest.raises(xq.XqError, match="referee_text"):
+            xq.referee(text)
+        with pytest.raises(xq.XqError, match="referee_text"):
+            xq.iter_referee(text)
+    with pytest.raises(FileNotFoundError):
+        xq.referee("games.pgn")
+
+
+def test_a_directory_is_read_as_the_command_line_reads_it(tmp_path):
+    (tmp_path / "g.pgn").write_text('[Event "A"]\n1. h2e2 h9g7 1-0\n', encoding="utf-8")
+    (tmp_path / "LICENSE.txt").write_text("Licensed under CC BY 4.0.\n", encoding="utf-8")
+    reports = xq.referee(tmp_path)
+    assert [(r["file"], r["game"]) for r in reports] == [(str(tmp_path / "g.pgn"), 1)]
+    assert reports == list(xq.iter_referee(tmp_path))
+    # Named on its own, a file without a game is an error, as on the command line.
+    (only,) = xq.referee(tmp_path / "LICENSE.txt")
+    assert only["error"]
+
+
+def test_repetitions_range_as_on_the_command_line():
+    assert xq.Game(repetitions=100).moves == []
+    assert len(xq.referee_text("1. h2e2 h9g7 *", repetitions=100)) == 1
+    for bad in [1, 101]:
+        with pytest.raises(xq.XqError, match="from 2 to 100"):
+            xq.Game(repetitions=bad)
+        with pytest.raises(xq.XqError, match="from 2 to 100"):
+            xq.referee_text("1. h2e2 h9g7 *", repetitions=bad)
 
 
 def test_referee_reads_files_and_iterates():

@@ -3,10 +3,11 @@
 
 use super::build::{BuildSettings, Builder};
 use super::{Book, format};
+use crate::clip::printable;
 use crate::fen;
 use crate::judge::{History, Rules};
 use crate::moves::Move;
-use crate::record::files::{expand, read_game_file};
+use crate::record::files::{expand, input_written_by, read_game_file};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -23,10 +24,10 @@ pub enum BookCommand {
         #[arg(short, long)]
         output: PathBuf,
         /// Moves from the first PLIES plies of each game.
-        #[arg(long, default_value_t = BuildSettings::default().max_ply)]
+        #[arg(long, value_name = "PLIES", default_value_t = BuildSettings::default().max_ply)]
         max_ply: usize,
         /// Keep a move only if it was played at least N times in its position.
-        #[arg(long, default_value_t = BuildSettings::default().min_games)]
+        #[arg(long, value_name = "N", default_value_t = BuildSettings::default().min_games)]
         min_games: u32,
     },
     /// Show the book moves of a position.
@@ -58,6 +59,14 @@ pub fn run_cli(command: BookCommand) -> ExitCode {
 
 fn build(inputs: &[PathBuf], output: &Path, settings: &BuildSettings) -> ExitCode {
     let files = expand(inputs);
+    if let Some(input) = input_written_by(output, files.iter().map(|(path, _)| path.as_path())) {
+        eprintln!(
+            "error: -o {} would write over the game file {}",
+            output.display(),
+            input.display()
+        );
+        return ExitCode::from(2);
+    }
     let mut builder = Builder::default();
     let mut unreadable = 0;
     for (path, error) in files {
@@ -65,7 +74,7 @@ fn build(inputs: &[PathBuf], output: &Path, settings: &BuildSettings) -> ExitCod
         let bytes = match error.map_or_else(|| read_game_file(&path), Err) {
             Ok(bytes) => bytes,
             Err(e) => {
-                eprintln!("error: {name}: {e}");
+                eprintln!("error: {}: {}", printable(&name), printable(&e));
                 unreadable += 1;
                 continue;
             }
@@ -73,7 +82,7 @@ fn build(inputs: &[PathBuf], output: &Path, settings: &BuildSettings) -> ExitCod
         builder.add_file(&name, &bytes, settings);
     }
     for e in &builder.skipped {
-        eprintln!("warning: not used: {e}");
+        eprintln!("warning: not used: {}", printable(&e.to_string()));
     }
     let (games, without_result, other_starts, distinct) = (
         builder.games,

@@ -24,7 +24,7 @@ pub struct RefereeArgs {
     pub inputs: Vec<String>,
     /// How many occurrences of a position make a repetition (2 reproduces the WXF cases'
     /// convention).
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=100))]
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(i64::from(*super::REPETITIONS.start())..=i64::from(*super::REPETITIONS.end())))]
     pub repetitions: u32,
     /// Take the first ruling as the game's result, as the WXF case suite does (with
     /// `--repetitions 2`). Without it, a forbidden repetition obliges the violator to change moves
@@ -355,7 +355,7 @@ fn parallel<T: Send>(
     all.into_iter().map(|(_, t)| t).collect()
 }
 
-/// Splits and judges every input; reports in input order, game order, and how many found files
+/// Splits and judges every input; reports in input order, game order, and the found files that
 /// held no game. `stream_games` counts the games of the stream being read in pieces, so that they
 /// are numbered through the stream.
 fn judge_inputs(
@@ -364,7 +364,7 @@ fn judge_inputs(
     threads: usize,
     progress: &Progress,
     stream_games: &mut usize,
-) -> (Vec<GameReport>, usize) {
+) -> (Vec<GameReport>, Vec<String>) {
     let none = AtomicUsize::new(0);
     let mut splits = parallel(inputs.len(), threads, &none, |i| {
         let input = &inputs[i];
@@ -400,14 +400,14 @@ fn judge_inputs(
             *stream_games += games.games.len();
         }
     }
-    let mut skipped = 0;
+    let mut skipped = Vec::new();
     let mut tasks = Vec::new();
     let mut failed_files = Vec::new();
     for (f, split) in splits.iter().enumerate() {
         match &split.games {
             Ok(games) => tasks.extend((0..games.games.len()).map(|g| (f, g))),
             Err(e) if e.kind == ErrorKind::NoGame && split.piece == Piece::FoundFile => {
-                skipped += 1
+                skipped.push(split.name.clone())
             }
             // A piece of a stream with no game in it (prose between games).
             Err(e) if e.kind == ErrorKind::NoGame && split.piece == Piece::Stream => {}
@@ -442,15 +442,14 @@ fn judge_inputs(
     (out, skipped)
 }
 
-/// The input that `path` names, if it names one (the same file, however it is spelt).
+/// The game file that `path` is (however it is named: a link, another spelling, a file found in
+/// a directory given), if it is one.
 fn input_at(path: &Path, sources: &[Source]) -> Option<String> {
-    let target = std::fs::canonicalize(path).ok()?;
-    sources.iter().find_map(|source| match source {
-        Source::File { path, .. } if std::fs::canonicalize(path).is_ok_and(|p| p == target) => {
-            Some(path.display().to_string())
-        }
+    let inputs = sources.iter().filter_map(|source| match source {
+        Source::File { path, .. } => Some(path.as_path()),
         _ => None,
-    })
+    });
+    crate::record::files::input_written_by(path, inputs).map(|p| p.display().to_string())
 }
 
 /// Where reports are written, and how.
@@ -559,7 +558,7 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
             }
             let (reports, skipped) =
                 judge_inputs(&batch, config, threads, &progress, &mut stream_games);
-            tally.skipped += skipped;
+            tally.skipped.extend(skipped);
             stdin_reports += reports.iter().filter(|r| r.file == "-").count();
             let _screen = progress.pause();
             if !write_reports(reports, &mut out, &mut tally, &mut kept) {

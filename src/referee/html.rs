@@ -284,7 +284,7 @@ pub fn report(title: &str, reports: &[GameReport], summary: &str) -> String {
     let _ = write!(
         s,
         r#"<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{}</title>
+<html lang="en"><head><meta charset="utf-8">{}<title>{}</title>
 <style>
 body {{ font-family: system-ui, sans-serif; margin: 1.5em; color: #222; max-width: 1100px; }}
 table {{ border-collapse: collapse; margin: 1em 0; font-size: 0.92em; width: 100%; }}
@@ -305,6 +305,7 @@ tr.disagree td {{ background: #fff3cd; }}
 <p>{}</p>
 <p>{}</p>
 "#,
+        crate::record::files::REPORT_MARK,
         esc(title),
         glyphs::FONT_STACK,
         glyphs::font_face(),

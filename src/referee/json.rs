@@ -79,6 +79,9 @@ pub fn report_json(r: &GameReport) -> Value {
             json!({
                 "side": c.color.name(),
                 "violation": c.violation.name(),
+                // The stretch the cycle covers: from the side's first move (its moves are every
+                // other ply from there, as the text's "Red's moves at plies 5-11") to the
+                // cycle's last ply; `moves` holds both sides' moves with their plies.
                 "first_ply": c.first_ply + 1,
                 "last_ply": c.last_ply,
                 "moves": moves,

@@ -49,6 +49,10 @@ pub enum Reason {
 /// common count (also 120 plies in Pikafish), and `--move-limit` sets another.
 pub const DEFAULT_MOVE_LIMIT: u32 = 60;
 
+/// The numbers of occurrences of a position a repetition may be set to take, on the command line
+/// (`--repetitions`) and in the Python module alike.
+pub const REPETITIONS: std::ops::RangeInclusive<u32> = 2..=100;
+
 /// How the referee decides a game record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RefereeConfig {

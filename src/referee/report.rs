@@ -541,6 +541,23 @@ fn move_words(m: Move, ply: usize, texts: &[String]) -> String {
     }
 }
 
+/// How many items of a list are shown at each end when it is too long to show whole.
+const LIST_ENDS: usize = 4;
+
+/// A list joined with commas; a long one as its first and last few items around `…`, with how
+/// many `things` it holds in all ("1, 5, 9, 13, …, 85, 89, 93, 97 (25 plies in all)").
+fn abbreviated(items: &[String], things: &str) -> String {
+    if items.len() <= 3 * LIST_ENDS {
+        return items.join(", ");
+    }
+    format!(
+        "{}, …, {} ({} {things} in all)",
+        items[..LIST_ENDS].join(", "),
+        items[items.len() - LIST_ENDS..].join(", "),
+        items.len()
+    )
+}
+
 /// The rule-book rule a ruling rests on, and the nearest diagram of the WXF manual, when one fits.
 fn rule_citation(decision: &Decision, cycles: &[CycleReport]) -> Option<&'static str> {
     let worst = cycles.iter().map(|c| c.violation).max()?;
@@ -771,24 +788,38 @@ fn explain_ruling(
                 let _ = write!(text, "\n  {rule}");
             }
             for cycle in &r.cycles {
-                let own: Vec<String> = cycle
+                let own: Vec<(usize, Move)> = cycle
                     .moves
                     .iter()
+                    .copied()
                     .filter(|(p, _)| (p - cycle.first_ply) % 2 == 1)
+                    .collect();
+                let words: Vec<String> = own
+                    .iter()
                     .map(|&(p, m)| move_words(m, p, &facts.move_texts))
                     .collect();
+                let plies = match (own.first(), own.last()) {
+                    (Some(first), Some(last)) if first.0 != last.0 => {
+                        format!("plies {}-{}", first.0, last.0)
+                    }
+                    (Some(only), _) => format!("ply {}", only.0),
+                    _ => format!("plies {}-{}", cycle.first_ply + 1, cycle.last_ply),
+                };
                 let _ = write!(
                     text,
-                    "\n  {}: {} over plies {}-{} with {}",
+                    "\n  {}: {} with {}'s moves at {plies}: {}",
                     cycle.color,
                     cycle.violation.name(),
-                    cycle.first_ply + 1,
-                    cycle.last_ply,
-                    own.join(", ")
+                    cycle.color,
+                    abbreviated(&words, "moves")
                 );
                 for (piece, squares) in &cycle.chased {
                     let squares: Vec<String> = squares.iter().map(|s| s.to_string()).collect();
-                    let _ = write!(text, "; chased {piece} {}", squares.join(", "));
+                    let _ = write!(
+                        text,
+                        "; chased {piece} {}",
+                        abbreviated(&squares, "squares")
+                    );
                 }
                 if !cycle.chased_in_turn.is_empty() {
                     let each: Vec<String> = cycle
@@ -797,7 +828,7 @@ fn explain_ruling(
                         .map(|(piece, squares)| {
                             let squares: Vec<String> =
                                 squares.iter().map(|s| s.to_string()).collect();
-                            format!("{piece} {}", squares.join(", "))
+                            format!("{piece} {}", abbreviated(&squares, "squares"))
                         })
                         .collect();
                     let _ = write!(
@@ -815,7 +846,7 @@ fn explain_ruling(
                 text,
                 "\n  repeated position {} at plies {}",
                 r.ruled,
-                plies.join(", ")
+                abbreviated(&plies, "plies")
             );
             if r.provisional {
                 text.push_str("\n  the record ends here: the last move's reply is not recorded");

@@ -1,6 +1,9 @@
-//! The text rendering of referee reports: a block per game and the closing summary.
+//! The text rendering of referee reports: a block per game and the closing summary. What a record
+//! says (tags, move text, the input an error quotes) and file names are shown with their control
+//! characters escaped, so that a record never drives the terminal.
 
 use super::{Agreement, GameReport};
+use crate::clip::printable;
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -11,14 +14,14 @@ pub fn report_text(r: &GameReport) -> String {
         let _ = write!(
             out,
             "{}: error: {}",
-            r.file,
+            printable(&r.file),
             r.error()
                 .as_ref()
-                .map_or(String::new(), |e| e.kind.to_string())
+                .map_or(String::new(), |e| printable(&e.kind.to_string()))
         );
         return out;
     }
-    let _ = write!(out, "{} game {}", r.file, r.game);
+    let _ = write!(out, "{} game {}", printable(&r.file), r.game);
     if r.line > 0 {
         let _ = write!(out, " (line {})", r.line);
     }
@@ -36,7 +39,7 @@ pub fn report_text(r: &GameReport) -> String {
     let event = facts.and_then(|f| f.event.clone());
     let title: Vec<String> = players.into_iter().chain(event).collect();
     if !title.is_empty() {
-        let _ = write!(out, ": {}", title.join(", "));
+        let _ = write!(out, ": {}", printable(&title.join(", ")));
     }
     let mut what = Vec::new();
     if let Some(f) = facts {
@@ -49,16 +52,17 @@ pub fn report_text(r: &GameReport) -> String {
     what.push(format!("{} plies", r.moves().len()));
     let _ = write!(out, "\n  {}", what.join(", "));
     for line in r.explanation().lines() {
-        let _ = write!(out, "\n  {line}");
+        let _ = write!(out, "\n  {}", printable(line));
     }
     match (r.agreement(), facts.and_then(|f| f.result.as_ref())) {
         (Agreement::Agrees, Some(t)) => {
-            let _ = write!(out, "\n  record says {t}: agrees");
+            let _ = write!(out, "\n  record says {}: agrees", printable(t));
         }
         (Agreement::Disagrees, Some(t)) => {
             let _ = write!(
                 out,
-                "\n  record says {t}: DISAGREES with the referee ({})",
+                "\n  record says {}: DISAGREES with the referee ({})",
+                printable(t),
                 r.result()
             );
         }
@@ -66,13 +70,13 @@ pub fn report_text(r: &GameReport) -> String {
         _ => {}
     }
     for n in r.notes() {
-        let _ = write!(out, "\n  note: {n}");
+        let _ = write!(out, "\n  note: {}", printable(n));
     }
     for w in facts.map_or(&[][..], |f| &f.warnings) {
-        let _ = write!(out, "\n  warning: {w}");
+        let _ = write!(out, "\n  warning: {}", printable(&w.to_string()));
     }
     if let Some(e) = r.error() {
-        let _ = write!(out, "\n  error: {e}");
+        let _ = write!(out, "\n  error: {}", printable(&e.to_string()));
     }
     out
 }
@@ -88,7 +92,7 @@ pub struct Tally {
     plies: usize,
     unreadable: usize,
     /// Files found by walking a directory that hold no game.
-    pub skipped: usize,
+    pub skipped: Vec<String>,
 }
 
 impl Tally {
@@ -149,8 +153,12 @@ impl Tally {
         if self.unreadable > 0 {
             s.push_str(&format!("; {} unreadable files", self.unreadable));
         }
-        if self.skipped > 0 {
-            s.push_str(&format!("; {} files without games skipped", self.skipped));
+        if !self.skipped.is_empty() {
+            s.push_str(&format!(
+                "; {} files without games skipped ({})",
+                self.skipped.len(),
+                some_of(&self.skipped, SKIPPED_NAMED)
+            ));
         }
         s.push_str(&format!(
             "; {} plies in {:.3} s ({:.0} games/s)",
@@ -159,5 +167,17 @@ impl Tally {
             self.games as f64 / secs
         ));
         s
+    }
+}
+
+/// How many of the files without games the summary names.
+const SKIPPED_NAMED: usize = 3;
+
+/// The first `named` of `names`, and how many more: "a, b, c and 2 more".
+fn some_of(names: &[String], named: usize) -> String {
+    let shown: Vec<String> = names.iter().take(named).map(|n| printable(n)).collect();
+    match names.len().saturating_sub(named) {
+        0 => shown.join(", "),
+        more => format!("{} and {more} more", shown.join(", ")),
     }
 }

@@ -1,5 +1,7 @@
 //! Reading a tool's command-line flags: `--name value...`, errors that name the flag and show the
-//! usage.
+//! usage, and an output file kept apart from the files read.
+
+use std::path::{Path, PathBuf};
 
 /// Command-line flags: `--name value...`, with the tool's usage text in every error.
 pub struct Flags<'a> {
@@ -50,5 +52,18 @@ impl<'a> Flags<'a> {
         let v = self.value(flag)?;
         v.parse()
             .map_err(|_| format!("bad value {v:?} for {flag}\n{}", self.usage))
+    }
+}
+
+/// An error when the output file `out` is one of the `inputs` (however it is named: the same
+/// path, a link), which writing it would destroy.
+pub fn output_apart(out: &Path, inputs: &[PathBuf]) -> Result<(), String> {
+    match xq::record::files::input_written_by(out, inputs.iter().map(PathBuf::as_path)) {
+        Some(input) => Err(format!(
+            "--out {} would write over the input {}",
+            out.display(),
+            input.display()
+        )),
+        None => Ok(()),
     }
 }

@@ -1,8 +1,9 @@
 //! `net-golden`: writes the golden evaluations of a net file (`nnue/golden.tsv`), which a test
 //! compares with the embedded net to catch loader, layout and endianness regressions.
 
-use crate::flags::Flags;
+use crate::flags::{Flags, output_apart};
 use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 use xq::fen;
 use xq::nnue::Network;
 
@@ -27,6 +28,11 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let (Some(net_path), Some(out)) = (net_path, out) else {
         return Err(USAGE.to_string());
     };
+    let inputs: Vec<PathBuf> = std::iter::once(&net_path)
+        .chain(&fen_files)
+        .map(PathBuf::from)
+        .collect();
+    output_apart(Path::new(&out), &inputs)?;
     let net = Network::load(&net_path).map_err(|e| format!("{net_path}: {e}"))?;
     let mut text = format!(
         "# Golden evaluations (centipawns, side to move) of the net with payload checksum {:#018x}.\n\
@@ -57,4 +63,35 @@ pub fn main(args: &[String]) -> Result<(), String> {
     std::fs::write(&out, text).map_err(|e| format!("{out}: {e}"))?;
     eprintln!("wrote {} evaluations to {out}", seen.len());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// The output is refused when it is one of the files read, by any name, before anything is
+    /// written.
+    #[cfg(unix)]
+    #[test]
+    fn never_writes_over_its_input() {
+        let dir = std::env::temp_dir().join(format!("xq-net-golden-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let fens = dir.join("fens.txt");
+        let text = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w\n";
+        std::fs::write(&fens, text).unwrap();
+        let link = dir.join("link.tsv");
+        std::fs::hard_link(&fens, &link).unwrap();
+        let net = concat!(env!("CARGO_MANIFEST_DIR"), "/../nnue/default.nnue");
+        for out in [&fens, &link] {
+            let args: Vec<String> = ["--net", net, "--fens"]
+                .iter()
+                .map(|s| s.to_string())
+                .chain([fens.display().to_string(), "--out".into()])
+                .chain([out.display().to_string()])
+                .collect();
+            let e = super::main(&args).unwrap_err();
+            assert!(e.contains("would write over"), "{e}");
+            assert_eq!(std::fs::read_to_string(&fens).unwrap(), text);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

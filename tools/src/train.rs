@@ -11,7 +11,7 @@ mod rng;
 #[cfg(test)]
 mod tests;
 
-use crate::flags::Flags;
+use crate::flags::{Flags, output_apart};
 use adamw::{AdamW, cosine_lr};
 use checkpoint::{Checkpoint, write_atomically};
 use dataset::{Sample, Split};
@@ -356,6 +356,7 @@ pub fn quantise_main(args: &[String]) -> Result<(), String> {
     let (Some(ckpt), Some(out)) = (ckpt, out) else {
         return Err(QUANTISE_USAGE.to_string());
     };
+    output_apart(&out, &[std::slice::from_ref(&ckpt), &data].concat())?;
     let c = Checkpoint::read(&ckpt)?;
     let w = if data.is_empty() {
         quant::quantise(&c.params)
@@ -630,6 +631,11 @@ pub fn tune_hce_main(args: &[String]) -> Result<(), String> {
     if data.is_empty() {
         return Err(TUNE_HCE_USAGE.to_string());
     }
+    let teacher_file = teacher.iter().map(|(path, _)| PathBuf::from(path));
+    output_apart(
+        &out,
+        &data.iter().cloned().chain(teacher_file).collect::<Vec<_>>(),
+    )?;
     if !(0.0..=1.0).contains(&lambda) || s.batch == 0 {
         return Err(format!(
             "--lambda must be within 0..1 and --batch above 0\n{TUNE_HCE_USAGE}"
