@@ -24,5 +24,7 @@ pub mod protocol;
 pub mod record;
 pub mod referee;
 pub mod search;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod square;
 pub mod zobrist;

@@ -1,5 +1,5 @@
 //! The `xq` command line: with no subcommand the engine (UCCI or UCI on standard input), otherwise
-//! `referee`, `match`, `book`, `bench` and `perft`.
+//! `referee`, `match`, `book`, `serve`, `bench` and `perft`.
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -46,6 +46,16 @@ enum Command {
     /// Build an opening book from game records, or show a position's book moves.
     #[command(subcommand)]
     Book(xq::book::cli::BookCommand),
+    /// Serve the referee and the engine over HTTP: a page at / and a JSON API (see README).
+    #[cfg(feature = "serve")]
+    Serve {
+        /// The address to listen on (loopback unless asked otherwise, e.g. 0.0.0.0).
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// The port (0: any free port; the one taken is printed).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+    },
     /// Count the leaf nodes of the legal move tree to DEPTH plies.
     Perft {
         /// Depth in plies.
@@ -76,6 +86,19 @@ fn main() -> ExitCode {
         Some(Command::Referee(args)) => xq::referee::cli::run_cli(args),
         Some(Command::Match(args)) => xq::arena::cli::run_cli(*args),
         Some(Command::Book(command)) => xq::book::cli::run_cli(command),
+        #[cfg(feature = "serve")]
+        Some(Command::Serve { host, port }) => {
+            let ready = |address| {
+                println!("xq serve: listening on http://{address}/");
+            };
+            match xq::serve::run(&host, port, ready) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("xq serve: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
         Some(Command::Bench {
             depth,
             checks_only,

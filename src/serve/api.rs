@@ -1,0 +1,416 @@
+//! The handlers of `xq serve`: the page, the referee on a posted record, legal moves, an engine
+//! analysis, and chessdb.cn's `rulecheck`. Every answer that is not the page or `rulecheck` is
+//! JSON; every error is `{"error": "..."}` with a 4xx or 5xx status naming what was wrong.
+
+use super::{MAX_MOVES, Shared};
+use crate::engine::Engine;
+use crate::fen;
+use crate::judge::{RuleConfig, Verdict};
+use crate::movegen::legal_moves;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::referee::{self, Reason, RefereeConfig, json::report_json};
+use crate::search::time::Limits;
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::LazyLock;
+use std::time::Duration;
+
+/// Time limits of the requests that are not searches.
+const REFEREE_TIME: Duration = Duration::from_secs(20);
+const LEGAL_TIME: Duration = Duration::from_secs(5);
+/// The longest analysis a request may ask for, and how long past it the request may take.
+const MAX_MOVETIME: Duration = Duration::from_secs(10);
+const SEARCH_GRACE: Duration = Duration::from_secs(5);
+/// The analysis when a request names no limit.
+const DEFAULT_MOVETIME: Duration = Duration::from_millis(1000);
+
+/// A request refused: the status, and the words saying why.
+struct Refusal(StatusCode, String);
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({ "error": self.1 }))).into_response()
+    }
+}
+
+/// An error answer.
+fn error(status: StatusCode, message: impl Into<String>) -> Refusal {
+    Refusal(status, message.into())
+}
+
+/// Runs blocking work off the server's threads, within `limit`.
+async fn blocking<T: Send + 'static>(
+    limit: Duration,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, Refusal> {
+    match tokio::time::timeout(limit, tokio::task::spawn_blocking(work)).await {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(_)) => Err(error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the request's work failed",
+        )),
+        Err(_) => Err(error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("the request took longer than {} s", limit.as_secs()),
+        )),
+    }
+}
+
+/// `GET /`: the page, with the board glyph font in it.
+pub async fn page() -> Html<&'static str> {
+    static PAGE: LazyLock<String> = LazyLock::new(|| {
+        include_str!("page.html").replace("/*BOARD_FONT*/", referee::glyphs::font_face())
+    });
+    Html(PAGE.as_str())
+}
+
+/// `GET /api/health`.
+pub async fn health() -> Json<Value> {
+    Json(json!({ "ok": true }))
+}
+
+/// Any other path.
+pub async fn not_found() -> Response {
+    error(StatusCode::NOT_FOUND, "no such page or API").into_response()
+}
+
+/// A query parameter read as a number in `range`, or its default.
+fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
+    query: &HashMap<String, String>,
+    name: &str,
+    default: T,
+    range: std::ops::RangeInclusive<T>,
+) -> Result<T, Refusal> {
+    let Some(text) = query.get(name) else {
+        return Ok(default);
+    };
+    match text.parse::<T>() {
+        Ok(n) if range.contains(&n) => Ok(n),
+        _ => Err(error(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "{name}: {text:?} is not a number from {} to {}",
+                range.start(),
+                range.end()
+            ),
+        )),
+    }
+}
+
+/// `POST /api/referee`: the body is a game record file; the answer is what `xq referee --json`
+/// writes, one object per game, as a JSON array.
+pub async fn referee(Query(query): Query<HashMap<String, String>>, body: Bytes) -> Response {
+    let settings = (|| {
+        let repetitions = number(&query, "repetitions", 3, referee::REPETITIONS)?;
+        let move_limit = number(&query, "move_limit", referee::DEFAULT_MOVE_LIMIT, 0..=1000)?;
+        let first_decision = match query.get("first_decision").map(String::as_str) {
+            None | Some("false" | "0") => false,
+            Some("true" | "1") => true,
+            Some(other) => {
+                return Err(error(
+                    StatusCode::BAD_REQUEST,
+                    format!("first_decision: {other:?} is not true or false"),
+                ));
+            }
+        };
+        Ok(RefereeConfig {
+            rules: RuleConfig::with_occurrences(repetitions),
+            first_decision,
+            move_limit: (move_limit > 0 && !first_decision).then_some(move_limit),
+        })
+    })();
+    let config = match settings {
+        Ok(config) => config,
+        Err(answer) => return answer.into_response(),
+    };
+    if body.is_empty() {
+        return error(StatusCode::BAD_REQUEST, "the request has no game record").into_response();
+    }
+    let work = move || {
+        referee::judge_bytes("request", &body, config)
+            .iter()
+            .map(report_json)
+            .collect::<Vec<Value>>()
+    };
+    match blocking(REFEREE_TIME, work).await {
+        Ok(reports) => Json(Value::Array(reports)).into_response(),
+        Err(answer) => answer.into_response(),
+    }
+}
+
+/// A position and the moves played from it, as a request names them.
+struct Line {
+    start: Position,
+    moves: Vec<Move>,
+    /// The position after the moves.
+    end: Position,
+}
+
+/// Reads `fen` (default: the start position) and `moves` (ICCS texts) from a JSON request, and
+/// plays the moves, each checked.
+fn read_line(request: &Value) -> Result<Line, String> {
+    let start = match request.get("fen") {
+        None | Some(Value::Null) => Position::startpos(),
+        Some(Value::String(text)) => fen::parse(text).map_err(|e| format!("fen: {e}"))?,
+        Some(_) => return Err("fen: not a string".into()),
+    };
+    let texts = match request.get("moves") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(list)) => list.clone(),
+        Some(_) => return Err("moves: not a list of moves".into()),
+    };
+    if texts.len() > MAX_MOVES {
+        return Err(format!(
+            "moves: {} moves, more than the {MAX_MOVES} one request may carry",
+            texts.len()
+        ));
+    }
+    let texts: Vec<String> = texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            t.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| format!("moves: ply {} is not a string", i + 1))
+        })
+        .collect::<Result<_, _>>()?;
+    play(start, texts.iter().map(String::as_str))
+}
+
+/// Plays move texts from `start`, each checked for legality.
+fn play<'a>(start: Position, texts: impl Iterator<Item = &'a str>) -> Result<Line, String> {
+    let mut end = start.clone();
+    let mut moves = Vec::new();
+    for (i, text) in texts.enumerate() {
+        let ply = i + 1;
+        let m: Move = text
+            .parse()
+            .map_err(|e| format!("ply {ply}: move {:?}: {e}", crate::clip::quote(text)))?;
+        if !end.is_legal(m) {
+            return Err(format!("ply {ply}: {m} is not legal in {end}"));
+        }
+        end.play(m);
+        moves.push(m);
+    }
+    Ok(Line { start, moves, end })
+}
+
+/// Parses a JSON request body.
+fn read_json(body: &Bytes) -> Result<Value, Refusal> {
+    serde_json::from_slice::<Value>(body)
+        .ok()
+        .filter(Value::is_object)
+        .ok_or_else(|| error(StatusCode::BAD_REQUEST, "the body is not a JSON object"))
+}
+
+/// `POST /api/legal`: the legal moves after a line, with check, mate and stalemate.
+pub async fn legal(body: Bytes) -> Response {
+    let request = match read_json(&body) {
+        Ok(request) => request,
+        Err(answer) => return answer.into_response(),
+    };
+    let work = move || {
+        read_line(&request).map(|line| {
+            let pos = &line.end;
+            let moves: Vec<String> = legal_moves(pos).iter().map(|m| m.to_string()).collect();
+            let none = moves.is_empty();
+            json!({
+                "fen": pos.to_string(),
+                "side_to_move": pos.side_to_move().name(),
+                "legal_moves": moves,
+                "in_check": pos.in_check(),
+                "mate": none && pos.in_check(),
+                "stalemate": none && !pos.in_check(),
+            })
+        })
+    };
+    match blocking(LEGAL_TIME, work).await {
+        Ok(Ok(answer)) => Json(answer).into_response(),
+        Ok(Err(message)) => error(StatusCode::BAD_REQUEST, message).into_response(),
+        Err(answer) => answer.into_response(),
+    }
+}
+
+/// A non-negative integer field of a JSON request, if present.
+fn field(request: &Value, name: &str, max: u64) -> Result<Option<u64>, String> {
+    match request.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => match v.as_u64() {
+            Some(n) if n <= max => Ok(Some(n)),
+            _ => Err(format!("{name}: not a whole number from 0 to {max}")),
+        },
+    }
+}
+
+/// The limits and strength an analysis request asks for.
+fn analysis_settings(request: &Value) -> Result<(Limits, Option<u64>), String> {
+    let movetime = field(request, "movetime_ms", MAX_MOVETIME.as_millis() as u64)?;
+    let nodes = field(request, "nodes", 100_000_000)?;
+    let depth = field(request, "depth", 64)?;
+    let skill = field(request, "skill", 20)?;
+    let movetime = match (movetime, nodes, depth) {
+        (Some(ms), ..) => Duration::from_millis(ms.max(1)),
+        (None, None, None) => DEFAULT_MOVETIME,
+        // A node or depth limit still ends within the longest analysis.
+        _ => MAX_MOVETIME,
+    };
+    let limits = Limits {
+        movetime: Some(movetime),
+        nodes,
+        depth: depth.map(|d| d.max(1) as u32),
+        ..Limits::default()
+    };
+    Ok((limits, skill))
+}
+
+/// `POST /api/analyse`: the engine's best move, score and line after a line of moves.
+pub async fn analyse(State(shared): State<Shared>, body: Bytes) -> Response {
+    let request = match read_json(&body) {
+        Ok(request) => request,
+        Err(answer) => return answer.into_response(),
+    };
+    let (limits, skill) = match analysis_settings(&request) {
+        Ok(settings) => settings,
+        Err(message) => return error(StatusCode::BAD_REQUEST, message).into_response(),
+    };
+    let line = match read_line(&request) {
+        Ok(line) => line,
+        Err(message) => return error(StatusCode::BAD_REQUEST, message).into_response(),
+    };
+    let Ok(permit) = shared.searches.clone().try_acquire_owned() else {
+        return error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "busy: every engine is searching; try again shortly",
+        )
+        .into_response();
+    };
+    let limit = limits.movetime.unwrap_or(MAX_MOVETIME) + SEARCH_GRACE;
+    let work = move || {
+        let _permit = permit;
+        search(line, limits, skill)
+    };
+    match blocking(limit, work).await {
+        Ok(Ok(answer)) => Json(answer).into_response(),
+        Ok(Err(message)) => error(StatusCode::INTERNAL_SERVER_ERROR, message).into_response(),
+        Err(answer) => answer.into_response(),
+    }
+}
+
+/// One search on a fresh engine.
+fn search(line: Line, limits: Limits, skill: Option<u64>) -> Result<Value, String> {
+    let mut engine = Engine::new();
+    if let Some(level) = skill {
+        engine
+            .set_option("Skill Level", &level.to_string())
+            .map_err(|e| format!("skill: {e}"))?;
+    }
+    engine
+        .set_position(line.start, &line.moves)
+        .map_err(|e| e.to_string())?;
+    let mut best_line = None;
+    let result = engine
+        .search_blocking(limits, &mut |info| {
+            if info.multipv == 1 {
+                best_line = Some(info);
+            }
+        })
+        .map_err(|e| format!("the search could not start: {e:?}"))?;
+    let score = match result.score.mate_moves() {
+        Some(m) => json!({ "mate": m }),
+        None => json!({ "cp": result.score.0 }),
+    };
+    let pv: Vec<String> = best_line
+        .filter(|l| l.pv.first() == result.best.as_ref())
+        .map_or_else(
+            || result.best.iter().map(|m| m.to_string()).collect(),
+            |l| l.pv.iter().map(|m| m.to_string()).collect(),
+        );
+    Ok(json!({
+        "bestmove": result.best.map(|m| m.to_string()),
+        "score": score,
+        "pv": pv,
+        "depth": result.depth,
+        "nodes": result.nodes,
+    }))
+}
+
+/// `GET /chessdb.php?action=rulecheck&board=FEN&movelist=m1|m2|...`: chessdb.cn's rule check,
+/// one digit as plain text: 0 no ruling, 1 a draw by rule, 2 the side to move is the violator and
+/// must change moves, 3 the side that just moved has lost by rule. The moves are read as
+/// `xq referee --repetitions 2` reads a record (the first recurrence counts, as the WXF case
+/// suite does), repetition rules only.
+pub async fn chessdb(Query(query): Query<HashMap<String, String>>) -> Response {
+    let text = |status: StatusCode, body: String| {
+        (
+            status,
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            body,
+        )
+            .into_response()
+    };
+    match query.get("action").map(String::as_str) {
+        Some("rulecheck") => {}
+        other => {
+            return text(
+                StatusCode::BAD_REQUEST,
+                format!(
+                    "unknown action {:?}: only rulecheck is served",
+                    other.unwrap_or("")
+                ),
+            );
+        }
+    }
+    let Some(board) = query.get("board") else {
+        return text(StatusCode::BAD_REQUEST, "board: missing".into());
+    };
+    let start = match fen::parse(board) {
+        Ok(pos) => pos,
+        Err(e) => return text(StatusCode::BAD_REQUEST, format!("board: {e}")),
+    };
+    let list = query.get("movelist").map_or("", String::as_str);
+    let texts: Vec<&str> = list.split('|').filter(|t| !t.is_empty()).collect();
+    if texts.len() > MAX_MOVES {
+        return text(
+            StatusCode::BAD_REQUEST,
+            format!("movelist: more than {MAX_MOVES} moves"),
+        );
+    }
+    let line = match play(start, texts.into_iter()) {
+        Ok(line) => line,
+        Err(message) => return text(StatusCode::BAD_REQUEST, format!("movelist: {message}")),
+    };
+    match blocking(LEGAL_TIME, move || rule_check(&line)).await {
+        Ok(digit) => text(StatusCode::OK, digit.to_string()),
+        Err(answer) => answer.into_response(),
+    }
+}
+
+/// The `rulecheck` digit for a line of moves.
+fn rule_check(line: &Line) -> u8 {
+    let moves: Vec<String> = line.moves.iter().map(Move::to_string).collect();
+    let record = format!("[FEN \"{}\"]\n\n{} *\n", line.start, moves.join(" "));
+    let config = RefereeConfig {
+        rules: RuleConfig::with_occurrences(2),
+        first_decision: false,
+        move_limit: None,
+    };
+    let reports = referee::judge_bytes("rulecheck", record.as_bytes(), config);
+    let Some(decision) = reports.first().and_then(|r| r.decision()) else {
+        return 0;
+    };
+    if !matches!(decision.reason, Reason::Repetition(_)) {
+        return 0;
+    }
+    match decision.verdict {
+        Verdict::Draw => 1,
+        Verdict::Win(winner) if winner == line.end.side_to_move() => 3,
+        Verdict::Win(_) => 2,
+        Verdict::Undecided => 0,
+    }
+}

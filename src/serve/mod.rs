@@ -1,0 +1,81 @@
+//! `xq serve`: the referee and the engine over HTTP — a page for people and a JSON API for sites,
+//! with chessdb.cn's `rulecheck` form — bounded in body size, moves, time and engine searches,
+//! and shut down gracefully on SIGINT or SIGTERM.
+
+mod api;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use tokio::sync::Semaphore;
+
+/// The largest request body: larger ones get 413.
+pub const MAX_BODY_BYTES: usize = 2 << 20;
+
+/// The most moves one request may carry (`/api/legal`, `/api/analyse`, `rulecheck`).
+pub const MAX_MOVES: usize = 2_000;
+
+/// What every handler shares.
+#[derive(Clone)]
+struct Shared {
+    /// One permit per engine search that may run at once; none free means busy (503).
+    searches: Arc<Semaphore>,
+}
+
+/// The service's routes.
+fn router(searches: usize) -> Router {
+    let shared = Shared {
+        searches: Arc::new(Semaphore::new(searches.max(1))),
+    };
+    Router::new()
+        .route("/", get(api::page))
+        .route("/api/health", get(api::health))
+        .route("/api/referee", post(api::referee))
+        .route("/api/legal", post(api::legal))
+        .route("/api/analyse", post(api::analyse))
+        .route("/chessdb.php", get(api::chessdb))
+        .fallback(api::not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .with_state(shared)
+}
+
+/// Serves on `host:port` (port 0: any free port) until SIGINT or SIGTERM. `ready` gets the
+/// address bound, before the first request is taken.
+pub fn run(host: &str, port: u16, ready: impl FnOnce(SocketAddr)) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the server's threads: {e}"))?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind((host, port))
+            .await
+            .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
+        let address = listener
+            .local_addr()
+            .map_err(|e| format!("cannot read the address bound: {e}"))?;
+        ready(address);
+        let searches = std::thread::available_parallelism().map_or(1, |n| n.get());
+        axum::serve(listener, router(searches))
+            .with_graceful_shutdown(shutdown())
+            .await
+            .map_err(|e| format!("the server stopped: {e}"))
+    })
+}
+
+/// Resolves on SIGINT or SIGTERM: requests under way finish, new ones are refused.
+async fn shutdown() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut interrupt), Ok(mut terminate)) = (
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::terminate()),
+    ) else {
+        // Without signal handling the server runs until it is killed.
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = interrupt.recv() => {}
+        _ = terminate.recv() => {}
+    }
+}
