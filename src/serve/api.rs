@@ -157,7 +157,7 @@ struct Line {
 fn read_line(request: &Value) -> Result<Line, String> {
     let start = match request.get("fen") {
         None | Some(Value::Null) => Position::startpos(),
-        Some(Value::String(text)) => fen::parse(text).map_err(|e| format!("fen: {e}"))?,
+        Some(Value::String(text)) => start_position(text).map_err(|e| format!("fen: {e}"))?,
         Some(_) => return Err("fen: not a string".into()),
     };
     let texts = match request.get("moves") {
@@ -181,6 +181,12 @@ fn read_line(request: &Value) -> Result<Line, String> {
         })
         .collect::<Result<_, _>>()?;
     play(start, texts.iter().map(String::as_str))
+}
+
+/// A start position from FEN, read as the referee reads a record's: a position no game can reach
+/// (a pawn behind its start) is taken, one the rules cannot play from is refused.
+fn start_position(text: &str) -> Result<Position, fen::FenError> {
+    fen::parse_lenient(text).map(|(pos, _warnings)| pos)
 }
 
 /// Plays move texts from `start`, each checked for legality.
@@ -369,7 +375,7 @@ pub async fn chessdb(Query(query): Query<HashMap<String, String>>) -> Response {
     let Some(board) = query.get("board") else {
         return text(StatusCode::BAD_REQUEST, "board: missing".into());
     };
-    let start = match fen::parse(board) {
+    let start = match start_position(board) {
         Ok(pos) => pos,
         Err(e) => return text(StatusCode::BAD_REQUEST, format!("board: {e}")),
     };

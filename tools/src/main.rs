@@ -4,6 +4,7 @@ mod data;
 mod datagen;
 mod flags;
 mod net_golden;
+mod serve_load;
 mod train;
 mod wxf_cases;
 
@@ -16,7 +17,8 @@ tools:
   net-check [ARGS]  float vs quantised evaluation on validation positions (net-check --help)
   fit-scale [ARGS]  fit the score-to-result SCALE on record files (fit-scale --help)
   tune-hce [ARGS]   tune the handcrafted evaluation's weights (tune-hce --help)
-  net-golden [ARGS] golden evaluations of a net file for the tests (net-golden --help)";
+  net-golden [ARGS] golden evaluations of a net file for the tests (net-golden --help)
+  serve-load [ARGS] a bounded load test of `xq serve` on loopback (serve-load --help)";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -29,6 +31,7 @@ fn main() {
         Some("fit-scale") => train::fit_scale_main(&args[1..]),
         Some("tune-hce") => train::tune_hce_main(&args[1..]),
         Some("net-golden") => net_golden::main(&args[1..]),
+        Some("serve-load") => serve_load::main(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())

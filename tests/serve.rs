@@ -1,0 +1,328 @@
+//! `xq serve` over real HTTP on loopback: each endpoint's answers (the WXF cases through
+//! `/api/referee` and chessdb's `rulecheck` give the book's results), bad and oversized requests
+//! refused with 4xx while the server keeps serving, a busy engine pool answering 503, and a
+//! graceful stop on SIGTERM.
+#![cfg(feature = "serve")]
+
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A running `xq serve` on a free loopback port.
+struct Server {
+    child: Child,
+    address: String,
+}
+
+impl Server {
+    fn start() -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_xq"))
+            .args(["serve", "--port", "0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("xq serve starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("the listening line");
+        let address = line
+            .trim()
+            .strip_prefix("xq serve: listening on http://")
+            .and_then(|rest| rest.strip_suffix('/'))
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_string();
+        Server { child, address }
+    }
+
+    /// One request on its own connection: the status and the body.
+    fn request(&self, method: &str, path: &str, body: &[u8]) -> (u16, Vec<u8>) {
+        let mut stream = TcpStream::connect(&self.address).expect("connects");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .unwrap();
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/octet-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            self.address,
+            body.len()
+        );
+        stream.write_all(head.as_bytes()).unwrap();
+        // A server may answer (413) before it has read the whole body; that is fine.
+        let _ = stream.write_all(body);
+        let mut answer = Vec::new();
+        let _ = stream.read_to_end(&mut answer);
+        parse_answer(&answer)
+    }
+
+    fn json(&self, method: &str, path: &str, body: &str) -> (u16, Value) {
+        let (status, body) = self.request(method, path, body.as_bytes());
+        let value = serde_json::from_slice(&body).unwrap_or_else(|e| {
+            panic!(
+                "{path}: not JSON ({e}): {:?}",
+                String::from_utf8_lossy(&body)
+            )
+        });
+        (status, value)
+    }
+
+    fn text(&self, path: &str) -> (u16, String) {
+        let (status, body) = self.request("GET", path, b"");
+        (status, String::from_utf8_lossy(&body).into_owned())
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Splits an HTTP/1.1 answer into status and body (plain or chunked).
+fn parse_answer(answer: &[u8]) -> (u16, Vec<u8>) {
+    let split = answer
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or_else(|| panic!("no header end in {:?}", String::from_utf8_lossy(answer)));
+    let head = String::from_utf8_lossy(&answer[..split]).to_ascii_lowercase();
+    let status: u16 = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status code");
+    let mut body = answer[split + 4..].to_vec();
+    if head.contains("transfer-encoding: chunked") {
+        let mut plain = Vec::new();
+        let mut rest = &body[..];
+        while let Some(end) = rest.windows(2).position(|w| w == b"\r\n") {
+            let size = usize::from_str_radix(String::from_utf8_lossy(&rest[..end]).trim(), 16)
+                .expect("a chunk size");
+            if size == 0 {
+                break;
+            }
+            plain.extend_from_slice(&rest[end + 2..end + 2 + size]);
+            rest = &rest[end + 2 + size + 2..];
+        }
+        body = plain;
+    }
+    (status, body)
+}
+
+/// The WXF cases: (case, fen, moves, result).
+fn cases() -> Vec<(String, String, Vec<String>, String)> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/wxf_cases/cases.tsv"))
+        .expect("wxf_cases/cases.tsv");
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let cols: Vec<&str> = line.split('\t').collect();
+            (
+                cols[0].to_string(),
+                cols[2].to_string(),
+                cols[3].split_whitespace().map(str::to_string).collect(),
+                cols[4].to_string(),
+            )
+        })
+        .collect()
+}
+
+/// A FEN for a URL: spaces as %20.
+fn url_fen(fen: &str) -> String {
+    fen.replace(' ', "%20")
+}
+
+#[test]
+fn the_page_and_the_wxf_cases_through_the_api() {
+    let server = Server::start();
+    let (status, page) = server.text("/");
+    assert_eq!(status, 200);
+    assert!(page.starts_with("<!DOCTYPE html>"), "the page");
+    assert!(page.contains("@font-face") && page.contains("xq board glyphs"));
+    for fetch in ["src=\"http", "href=\"http", "url(http"] {
+        assert!(!page.contains(fetch), "the page fetches {fetch}");
+    }
+    assert_eq!(server.json("GET", "/api/health", "").0, 200);
+
+    // Every case as one record file, read on the first recurrence as the whole record.
+    let cases = cases();
+    let mut record = String::new();
+    for (id, fen, moves, _) in &cases {
+        record.push_str(&format!(
+            "[Event \"case {id}\"]\n[FEN \"{fen}\"]\n\n{} *\n\n",
+            moves.join(" ")
+        ));
+    }
+    let (status, reports) = server.json("POST", "/api/referee?repetitions=2", &record);
+    assert_eq!(status, 200);
+    let reports = reports.as_array().expect("an array of reports");
+    assert_eq!(reports.len(), cases.len());
+    for ((id, _, _, result), report) in cases.iter().zip(reports) {
+        assert_eq!(report["result"], result.as_str(), "case {id}: {report}");
+    }
+
+    // chessdb's rulecheck: the same rulings as one digit each.
+    for (id, fen, moves, result) in &cases {
+        let start_black = fen.split_whitespace().nth(1) == Some("b");
+        let black_to_move = start_black ^ (moves.len() % 2 == 1);
+        let to_move = if black_to_move { "black" } else { "red" };
+        let expected = match result.as_str() {
+            "undecided" => "0",
+            "draw" => "1",
+            r if r.starts_with(to_move) => "3",
+            _ => "2",
+        };
+        let path = format!(
+            "/chessdb.php?action=rulecheck&board={}&movelist={}",
+            url_fen(fen),
+            moves.join("|")
+        );
+        let (status, digit) = server.text(&path);
+        assert_eq!(
+            (status, digit.as_str()),
+            (200, expected),
+            "case {id} ({result})"
+        );
+    }
+}
+
+#[test]
+fn legal_moves_and_an_analysis() {
+    let server = Server::start();
+    let (status, legal) = server.json("POST", "/api/legal", r#"{"moves": ["h2e2"]}"#);
+    assert_eq!(status, 200);
+    assert_eq!(legal["side_to_move"], "black");
+    let moves = legal["legal_moves"].as_array().unwrap();
+    assert!(moves.len() > 40, "{legal}");
+    assert!(moves.contains(&Value::from("h9g7")));
+    assert_eq!(legal["in_check"], false);
+    assert_eq!(legal["mate"], false);
+
+    // A mated side: no legal move, in check.
+    let (status, mated) = server.json(
+        "POST",
+        "/api/legal",
+        r#"{"fen": "3k5/4R4/3R5/9/9/9/9/9/9/4K4 b - - 0 1"}"#,
+    );
+    assert_eq!(status, 200, "{mated}");
+    assert_eq!(mated["mate"], true, "{mated}");
+
+    let (status, analysis) = server.json(
+        "POST",
+        "/api/analyse",
+        r#"{"moves": ["h2e2"], "nodes": 3000}"#,
+    );
+    assert_eq!(status, 200, "{analysis}");
+    let best = analysis["bestmove"].as_str().expect("a best move");
+    assert!(moves.contains(&Value::from(best)), "{best}");
+    assert!(analysis["score"]["cp"].is_i64() || analysis["score"]["mate"].is_i64());
+    assert_eq!(analysis["pv"][0], best);
+}
+
+#[test]
+fn bad_and_oversized_requests_are_refused_and_the_server_goes_on() {
+    let server = Server::start();
+    let refused = [
+        (
+            "POST",
+            "/api/legal",
+            "not json".to_string(),
+            400,
+            "JSON object",
+        ),
+        (
+            "POST",
+            "/api/legal",
+            r#"{"moves": ["h2h8"]}"#.into(),
+            400,
+            "ply 1",
+        ),
+        (
+            "POST",
+            "/api/legal",
+            r#"{"fen": "9/9 w"}"#.into(),
+            400,
+            "fen",
+        ),
+        (
+            "POST",
+            "/api/analyse",
+            r#"{"movetime_ms": 999999}"#.into(),
+            400,
+            "movetime_ms",
+        ),
+        ("POST", "/api/referee", String::new(), 400, "no game record"),
+        (
+            "POST",
+            "/api/referee?repetitions=1",
+            "1. h2e2 *".into(),
+            400,
+            "repetitions",
+        ),
+        ("GET", "/nowhere", String::new(), 404, "no such"),
+    ];
+    for (method, path, body, status, words) in refused {
+        let (got, answer) = server.json(method, path, &body);
+        assert_eq!(got, status, "{method} {path}: {answer}");
+        assert!(
+            answer["error"].as_str().unwrap_or("").contains(words),
+            "{path}: {answer}"
+        );
+    }
+    let too_many = format!(r#"{{"moves": [{}]}}"#, vec!["\"h2e2\""; 2_001].join(","));
+    let (status, answer) = server.json("POST", "/api/legal", &too_many);
+    assert_eq!(status, 400, "{answer}");
+    let (status, text) = server.text("/chessdb.php?action=querybest&board=x");
+    assert_eq!(status, 400, "{text}");
+
+    // A 20 MB body: 413, and the next request is served.
+    let big = vec![b'a'; 20 << 20];
+    let (status, _) = server.request("POST", "/api/referee", &big);
+    assert_eq!(status, 413);
+    let (status, health) = server.json("GET", "/api/health", "");
+    assert_eq!((status, health["ok"].as_bool()), (200, Some(true)));
+}
+
+#[test]
+fn a_busy_engine_pool_answers_503_and_sigterm_stops_the_server() {
+    let mut server = Server::start();
+    let slots = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let address = server.address.clone();
+    let searches: Vec<_> = (0..slots + 2)
+        .map(|_| {
+            let address = address.clone();
+            std::thread::spawn(move || {
+                let probe = Server {
+                    child: Command::new("true").spawn().unwrap(),
+                    address,
+                };
+                probe
+                    .json("POST", "/api/analyse", r#"{"movetime_ms": 1500}"#)
+                    .0
+            })
+        })
+        .collect();
+    let statuses: Vec<u16> = searches.into_iter().map(|t| t.join().unwrap()).collect();
+    assert!(statuses.contains(&503), "{statuses:?}");
+    assert!(statuses.contains(&200), "{statuses:?}");
+    assert!(
+        statuses.iter().all(|s| *s == 200 || *s == 503),
+        "{statuses:?}"
+    );
+
+    let pid = server.child.id().to_string();
+    let sent = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+    assert!(sent.success());
+    let until = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            assert!(status.success(), "exit status {status}");
+            break;
+        }
+        assert!(Instant::now() < until, "still serving 10 s after SIGTERM");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
