@@ -251,6 +251,9 @@ def step_through(driver, url, api):
 def main():
     started = time.monotonic()
     os.makedirs(SHOTS, exist_ok=True)
+    for name in ("check.png", "ruling.png", "play.png", "failure.png"):
+        if os.path.exists(os.path.join(SHOTS, name)):
+            os.remove(os.path.join(SHOTS, name))
     xq = find_xq()
     try:
         server, url = start_server(xq)
