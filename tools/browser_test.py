@@ -1,0 +1,388 @@
+"""Browser test of the page `xq serve` serves: judging records, stepping through them and playing
+the engine, in headless Chromium driven through WebDriver (Selenium and chromedriver).
+
+Usage: browser_test.py [PATH_TO_XQ]   (default: $CARGO_TARGET_DIR/release/xq or target/release/xq)
+
+Starts `xq serve --port 0`, runs the checks, saves screenshots to target/browser/ and stops the
+server with SIGTERM, which must end it with status 0. Exits non-zero on the first failure.
+"""
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException, WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHOTS = os.path.join(ROOT, "target", "browser")
+
+# WXF case 3 (manual diagram 1): Red's rook checks from h9 and h8 in turn; Black wins.
+CHECK_RECORD = """[Event "perpetual check"]
+[FEN "c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w - - 0 1"]
+
+1. h8h9 f9f8 2. h9h8 f8f9 3. h8h9 f9f8 4. h9h8
+"""
+
+# WXF case 119 (manual diagram 80): Red's rook chases Black's cannon between a0 and b0.
+CHASE_RECORD = """[Event "perpetual chase"]
+[FEN "3rkabc1/4a3R/4b4/9/9/9/9/B8/1R2A4/c1BAK4 w - - 0 1"]
+
+1. b1a1 a0b0 2. a1b1 b0a0 3. b1a1 a0b0 4. a1b1
+"""
+
+
+class Failure(Exception):
+    """A check that did not hold."""
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+def find_xq():
+    if len(sys.argv) > 1:
+        return sys.argv[1]
+    target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
+    return os.path.join(target, "release", "xq")
+
+
+def start_server(xq):
+    """Starts `xq serve --port 0` and returns (process, base URL) from its first stdout line."""
+    check(os.access(xq, os.X_OK), f"no executable xq at {xq} (build it with cargo build --release)")
+    proc = subprocess.Popen([xq, "serve", "--port", "0"], stdout=subprocess.PIPE, text=True)
+    first = []
+    reader = threading.Thread(target=lambda: first.append(proc.stdout.readline()), daemon=True)
+    reader.start()
+    reader.join(15)
+    line = first[0] if first else ""
+    match = re.match(r"xq serve: listening on (http://\S+/)\s*$", line)
+    if not match:
+        proc.kill()
+        proc.wait()
+        raise Failure(f"xq serve did not announce its address within 15 s (first line: {line!r})")
+    return proc, match.group(1)
+
+
+def referee_api(url, record, repetitions):
+    """What /api/referee answers for the record: the page must show the same."""
+    request = urllib.request.Request(
+        f"{url}api/referee?repetitions={repetitions}", data=record.encode(), method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.load(response)[0]
+
+
+def start_browser():
+    chromedriver = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=1280,1000", "--lang=en-US"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # An explicit driver path: Selenium Manager is not asked to download anything.
+    return webdriver.Chrome(service=Service(executable_path=chromedriver), options=options)
+
+
+def text_of(driver, selector):
+    found = driver.find_elements(By.CSS_SELECTOR, selector)
+    return found[0].text if found else None
+
+
+def wait_for(driver, what, condition, timeout=20):
+    try:
+        return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition(d))
+    except TimeoutException:
+        raise Failure(
+            f"timed out after {timeout} s waiting for {what} "
+            f"(#plyinfo {text_of(driver, '#plyinfo')!r}, #status {text_of(driver, '#status')!r}, "
+            f"#verdict {text_of(driver, '#verdict')!r})"
+        ) from None
+
+
+def pieces(driver):
+    """The pieces on the board: square -> tooltip ("red cannon on h2")."""
+    return {
+        g.get_attribute("data-square"): g.find_element(By.TAG_NAME, "title").get_attribute("textContent")
+        for g in driver.find_elements(By.CSS_SELECTOR, "#svgboard g.piece")
+    }
+
+
+def chased_marks(driver):
+    return sorted(
+        c.get_attribute("data-square")
+        for c in driver.find_elements(By.CSS_SELECTOR, "#svgboard circle.chased")
+    )
+
+
+def plyinfo(driver):
+    return driver.find_element(By.ID, "plyinfo").text
+
+
+def click_square(driver, square):
+    # The board is drawn again after every click: find the square afresh each time.
+    driver.find_element(By.CSS_SELECTOR, f'#svgboard rect.hit[data-square="{square}"]').click()
+
+
+def judge(driver, record, repetitions):
+    """Pastes the record, picks the repetition count, clicks Judge and waits for the ruling."""
+    area = driver.find_element(By.ID, "record")
+    area.clear()
+    area.send_keys(record)
+    check(area.get_attribute("value").strip() == record.strip(), "the record did not land in the text area")
+    Select(driver.find_element(By.ID, "repetitions")).select_by_visible_text(str(repetitions))
+    driver.execute_script("document.getElementById('verdict').textContent = '';")
+    driver.find_element(By.ID, "judge").click()
+    wait_for(driver, "the ruling", lambda d: d.find_elements(By.ID, "ruling") or d.find_elements(By.CSS_SELECTOR, "#verdict .error"))
+    error = text_of(driver, "#verdict .error")
+    check(error is None, f"the page shows an error instead of a ruling: {error}")
+    return driver.find_element(By.ID, "ruling").text
+
+
+def check_ruling(driver, url, record, expected_words):
+    """Judges the record with 3 repetitions and, if that gives no ruling, with 2; checks the page
+    against the API's answer. Returns the API's answer."""
+    for repetitions in (3, 2):
+        ruling = judge(driver, record, repetitions)
+        if not ruling.startswith("No ruling"):
+            break
+        print(f"  repetitions {repetitions}: {ruling!r}; trying 2")
+    api = referee_api(url, record, repetitions)
+    print(f"  repetitions {repetitions}: {ruling!r}")
+    for words in expected_words:
+        check(words in ruling, f"the ruling {ruling!r} does not say {words!r}")
+    check(api["ply"] is not None and f"at ply {api['ply']}" in ruling,
+          f"the ruling {ruling!r} does not name the API's ply {api['ply']}")
+    rule = text_of(driver, "#rule")
+    check(rule and api["rule"] and rule == api["rule"], f"#rule shows {rule!r}, the API cites {api['rule']!r}")
+    check("WXF rule" in rule, f"#rule {rule!r} cites no WXF rule")
+    print(f"  rule: {rule}")
+    explanation = text_of(driver, "#explanation")
+    check(explanation and explanation.strip() == api["explanation"].strip(),
+          "#explanation differs from the API's explanation")
+    total = len(api["moves"])
+    info = plyinfo(driver)
+    check(info.startswith(f"ply {api['ply']} of {total}"),
+          f"the board is not at the ruled ply {api['ply']} of {total}: #plyinfo says {info!r}")
+    red_first = api["start_fen"].split()[1] in ("w", "r")
+    side = "Red" if red_first == (api["ply"] % 2 == 0) else "Black"
+    wait_for(driver, f"#status '{side} to move' at the ruled ply",
+             lambda d: (text_of(d, "#status") or "").startswith(f"{side} to move"), 10)
+    return api
+
+
+def check_pieces_match(driver, url, api, ply):
+    """The board at `ply` holds the pieces the API's position after those moves holds."""
+    request = urllib.request.Request(
+        f"{url}api/legal",
+        data=json.dumps({"fen": api["start_fen"], "moves": api["moves"][:ply]}).encode(),
+        headers={"Content-Type": "application/json"}, method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        fen = json.load(response)["fen"]
+    squares = set()
+    for r, row in enumerate(fen.split()[0].split("/")):
+        f = 0
+        for ch in row:
+            if ch.isdigit():
+                f += int(ch)
+            else:
+                squares.add("abcdefghi"[f] + str(9 - r))
+                f += 1
+    shown = set(pieces(driver))
+    check(shown == squares, f"at ply {ply} the board shows pieces on {sorted(shown ^ squares)} wrongly")
+
+
+def check_marks(driver, api):
+    """The chased pieces the API names are marked where they stand at the ruled ply, and nothing
+    else is. Returns the marked squares."""
+    want = sorted({c["squares"][-1] for c in api["chased"] if c["squares"]})
+    marks = chased_marks(driver)
+    check(marks == want, f"chased marks on {marks}, the API names {want}")
+    board = pieces(driver)
+    for square in marks:
+        check(square in board, f"the chased mark on {square} marks no piece at ply {api['ply']}")
+    whys = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#verdict .why")]
+    for cycle in api["cycles"]:
+        for u in cycle.get("unprotected", []):
+            line = f"ply {u['ply']}: {u['why']}"
+            check(line in whys, f"no .why line {line!r} (shown: {whys})")
+    return want
+
+
+def step_through(driver, url, api):
+    total = len(api["moves"])
+    ruled = api["ply"]
+    red_first = api["start_fen"].split()[1] in ("w", "r")
+    steps = [
+        ("first", 0), ("next", 1), ("next", 2), ("last", total), ("prev", total - 1),
+        ("first", 0), ("prev", 0), ("last", total), ("next", total), ("first", 0), ("toruling", ruled),
+    ]
+    previous = plyinfo(driver)
+    for button, ply in steps:
+        driver.find_element(By.ID, button).click()
+        want = f"ply {ply} of {total}" + (f" ({api['moves'][ply - 1]})" if ply else "")
+        wait_for(driver, f"#plyinfo {want!r} after #{button}", lambda d: plyinfo(d) == want, 5)
+        check_pieces_match(driver, url, api, ply)
+        side = "Red" if red_first == (ply % 2 == 0) else "Black"
+        wait_for(driver, f"#status '{side} to move' at ply {ply}",
+                 lambda d: (text_of(d, "#status") or "").startswith(f"{side} to move"), 10)
+        marks = chased_marks(driver)
+        if ply != ruled:
+            check(not marks, f"chased marks {marks} shown at ply {ply}, away from the ruled ply {ruled}")
+        current = plyinfo(driver)
+        print(f"  #{button:<8} -> {current}{'' if current != previous else ' (unchanged)'}")
+        previous = current
+
+
+def main():
+    started = time.monotonic()
+    os.makedirs(SHOTS, exist_ok=True)
+    for name in ("check.png", "ruling.png", "play.png", "failure.png"):
+        if os.path.exists(os.path.join(SHOTS, name)):
+            os.remove(os.path.join(SHOTS, name))
+    xq = find_xq()
+    try:
+        server, url = start_server(xq)
+    except (Failure, OSError) as e:
+        print(f"browser test FAILED: {e}", file=sys.stderr)
+        return 1
+    print(f"xq serve at {url} (pid {server.pid})")
+    driver = None
+    try:
+        driver = start_browser()
+        print(f"browser: Chromium {driver.capabilities.get('browserVersion')}, "
+              f"chromedriver {driver.capabilities.get('chrome', {}).get('chromedriverVersion', '?').split()[0]}")
+
+        # a. The page and the start position.
+        driver.get(url)
+        check("xq" in driver.title and "referee" in driver.title, f"unexpected title {driver.title!r}")
+        wait_for(driver, "32 pieces on the board", lambda d: len(d.find_elements(By.CSS_SELECTOR, "#svgboard g.piece")) == 32)
+        wait_for(driver, "'Red to move'", lambda d: text_of(d, "#status") == "Red to move")
+        print(f"page loaded: {driver.title!r}, 32 pieces, {text_of(driver, '#status')!r}")
+
+        # b. A perpetual check.
+        print("perpetual check (WXF case 3):")
+        check_api = check_ruling(driver, url, CHECK_RECORD, ["Black wins", "perpetual check"])
+        check(check_api.get("violator") == "red", f"the API names {check_api['violator']!r} as the violator")
+        check_marks(driver, check_api)
+        driver.save_screenshot(os.path.join(SHOTS, "check.png"))
+
+        # b. A perpetual chase, its chased piece marked and why it counts as unprotected.
+        print("perpetual chase (WXF case 119):")
+        chase_api = check_ruling(driver, url, CHASE_RECORD, ["Black wins", "chase"])
+        want = check_marks(driver, chase_api)
+        check(want, "the API names no chased piece")
+        board = pieces(driver)
+        for square in want:
+            check(board[square].startswith("black"), f"the chased piece on {square} is {board[square]!r}")
+        print(f"  chased: {', '.join(board[s] for s in want)}")
+        whys = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#verdict .why")]
+        check(any("black cannon" in w for w in whys),
+              f"no .why line explains why the chased black cannon is unprotected: {whys}")
+        for w in whys:
+            print(f"  why: {w}")
+        driver.save_screenshot(os.path.join(SHOTS, "ruling.png"))
+
+        # c. Stepping through the moves.
+        print("stepping:")
+        step_through(driver, url, chase_api)
+        check(chased_marks(driver) == want, "the chased marks did not come back at the ruled position")
+
+        # d. Playing the engine from the start position.
+        print("playing:")
+        driver.find_element(By.ID, "fen").clear()
+        driver.find_element(By.ID, "setup").click()
+        wait_for(driver, "the start position", lambda d: plyinfo(d) == "ply 0 of 0" and len(pieces(d)) == 32)
+        wait_for(driver, "'Red to move'", lambda d: text_of(d, "#status") == "Red to move")
+        check(driver.find_element(By.ID, "autoplay").is_selected(), "#autoplay is not checked by default")
+        Select(driver.find_element(By.ID, "movetime")).select_by_value("300")
+        before = pieces(driver)
+        click_square(driver, "h2")
+        wait_for(driver, "h2 selected", lambda d: d.find_elements(By.CSS_SELECTOR, '#svgboard g.piece[data-square="h2"]'), 5)
+        click_square(driver, "e2")
+        wait_for(driver, "the engine's reply (ply 2 of 2)", lambda d: plyinfo(d).startswith("ply 2 of 2"), 30)
+        after = pieces(driver)
+        check(after.get("e2") == "red cannon on e2" and "h2" not in after,
+              f"the red cannon did not go h2-e2 (e2: {after.get('e2')!r}, h2: {after.get('h2')!r})")
+        black_before = {s for s, t in before.items() if t.startswith("black")}
+        black_after = {s for s, t in after.items() if t.startswith("black")}
+        check(black_before != black_after and len(black_after) == 16,
+              f"no black piece moved (black squares {sorted(black_after)})")
+        reply = re.search(r"\((\w+)\)", plyinfo(driver)).group(1)
+        wait_for(driver, "'Red to move' after the reply", lambda d: text_of(d, "#status") == "Red to move", 10)
+        print(f"  h2e2, the engine replied {reply}: {sorted(black_before - black_after)} -> "
+              f"{sorted(black_after - black_before)}; {plyinfo(driver)!r}, {text_of(driver, '#status')!r}")
+
+        # Taking the reply back and choosing Black's move instead: the engine answers for Red.
+        driver.find_element(By.ID, "prev").click()
+        wait_for(driver, "ply 1 after #prev", lambda d: plyinfo(d).startswith("ply 1 of 2"), 5)
+        wait_for(driver, "'Black to move' after #prev", lambda d: text_of(d, "#status") == "Black to move", 10)
+        source, dest = ("h9", "g7") if reply != "h9g7" else ("b9", "c7")
+        click_square(driver, source)
+        click_square(driver, dest)
+        wait_for(driver, f"{source}{dest} and the engine's reply (ply 3 of 3)",
+                 lambda d: plyinfo(d).startswith("ply 3 of 3"), 30)
+        after = pieces(driver)
+        check(after.get(dest) == f"black horse on {dest}" and source not in after,
+              f"the black horse did not go {source}-{dest} (board: {after})")
+        wait_for(driver, "'Black to move' after Red's reply", lambda d: text_of(d, "#status") == "Black to move", 10)
+        print(f"  back to ply 1, {source}{dest} instead, the engine replied: {plyinfo(driver)!r}, "
+              f"{text_of(driver, '#status')!r}")
+        driver.save_screenshot(os.path.join(SHOTS, "play.png"))
+
+        errors = [e["message"] for e in driver.get_log("browser")
+                  if e["level"] == "SEVERE" and "favicon.ico" not in e["message"]]
+        check(not errors, f"the browser's console shows errors: {errors}")
+    except Exception as e:  # noqa: BLE001 - every failure ends the run with a message
+        if driver is not None:
+            try:
+                driver.save_screenshot(os.path.join(SHOTS, "failure.png"))
+                print(f"screenshot of the failure: {os.path.join(SHOTS, 'failure.png')}", file=sys.stderr)
+            except WebDriverException:
+                pass
+        kind = "" if isinstance(e, Failure) else f"{type(e).__name__}: "
+        print(f"browser test FAILED: {kind}{e}", file=sys.stderr)
+        failed = True
+    else:
+        failed = False
+    finally:
+        if driver is not None:
+            driver.quit()
+    if failed:
+        server.kill()
+        server.wait()
+        return 1
+
+    # f. A graceful stop.
+    server.send_signal(signal.SIGTERM)
+    try:
+        status = server.wait(5)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        print("browser test FAILED: xq serve did not stop within 5 s of SIGTERM", file=sys.stderr)
+        return 1
+    if status != 0:
+        print(f"browser test FAILED: xq serve exited with status {status} on SIGTERM", file=sys.stderr)
+        return 1
+    print("xq serve stopped on SIGTERM with status 0")
+    print(f"screenshots: {', '.join(os.path.join(SHOTS, n) for n in ('check.png', 'ruling.png', 'play.png'))}")
+    print(f"browser test passed in {time.monotonic() - started:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
