@@ -406,6 +406,81 @@ fn clock_units_follow_the_protocol() {
     }
 }
 
+/// Time odds: an engine's own `tc=` clock is sent, counted and written, in both protocols and
+/// with either colour.
+#[test]
+fn an_engine_with_its_own_clock_plays_time_odds() {
+    let clock = Limit::Clock {
+        base: Duration::from_secs(3),
+        increment: Duration::from_millis(100),
+    };
+    for (extra, red_first, black_first) in [
+        (
+            ",proto=uci",
+            "go wtime 3000 btime 12000 winc 100 binc 400",
+            "go wtime 12000 btime 3000 winc 400 binc 100",
+        ),
+        (
+            ",proto=ucci,units=ms",
+            "go time 3000 increment 100 opptime 12000 oppincrement 400",
+            "go time 12000 increment 400 opptime 3000 oppincrement 100",
+        ),
+    ] {
+        let (mut config, log) = setup(
+            [
+                fake("quick", "first", extra),
+                fake("slow", "first", &format!("{extra},tc=12+0.4")),
+            ],
+            2,
+            clock,
+            "h2e2 h9g7",
+        );
+        config.rules.max_plies = 4;
+        let (reports, _) = play(&config);
+        let traffic = log.text();
+        // Game 1: "quick" has Red, and Red is to move after the two book moves.
+        assert!(
+            traffic.contains(&format!("> {red_first}\n")),
+            "{extra}: {traffic}"
+        );
+        // Game 2: colours swapped, "slow" has Red.
+        assert!(
+            traffic.contains(&format!("> {black_first}\n")),
+            "{extra}: {traffic}"
+        );
+        let clocks: Vec<_> = reports.iter().map(|r| r.record.clocks).collect();
+        let quick = (Duration::from_secs(3), Duration::from_millis(100));
+        let slow = (Duration::from_secs(12), Duration::from_millis(400));
+        assert_eq!(clocks, vec![Some([quick, slow]), Some([slow, quick])]);
+        let tags = xq::arena::pgn::game_text(
+            &reports[0].record,
+            1,
+            &xq::arena::pgn::MatchTags {
+                event: "odds".into(),
+                date: "2026.11.25".into(),
+                time_control: Some("3+0.1".into()),
+            },
+        );
+        assert!(tags.contains("[RedTimeControl \"3+0.1\"]"), "{tags}");
+        assert!(tags.contains("[BlackTimeControl \"12+0.4\"]"), "{tags}");
+    }
+    // A clock of its own needs a match on the clock.
+    let out = std::process::Command::new(XQ)
+        .args([
+            "match",
+            "--nodes",
+            "100",
+            "--engine",
+            "a=x",
+            "--engine",
+            "b=y,tc=5+0.1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("tc= gives it a clock"));
+}
+
 fn temp_path(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("xq-arena-{}-{name}", std::process::id()))
 }

@@ -12,7 +12,7 @@ use super::tournament::{self, Format, Table};
 use super::wire::TrafficLog;
 use super::{MatchSummary, fake, openings, pgn};
 
-use super::spec::EngineSpec;
+use super::spec::{self, ClockSpec, EngineSpec};
 use super::{MatchConfig, run_match};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -26,8 +26,9 @@ use std::time::Duration;
 #[derive(clap::Args, Debug, Clone)]
 pub struct MatchArgs {
     /// An engine (give two, or more for a tournament): NAME=CMD, then any of ,proto=ucci|uci|uci1
-    /// ,units=s|ms ,opt.K=V. uci1 is UCI with ranks 1-10 (Fairy-Stockfish); units sets the UCCI
-    /// clock unit (seconds unless the engine announces usemillisec); CMD may not contain commas.
+    /// ,units=s|ms ,tc=BASE+INC ,opt.K=V. uci1 is UCI with ranks 1-10 (Fairy-Stockfish); units sets
+    /// the UCCI clock unit (seconds unless the engine announces usemillisec); tc gives the engine
+    /// its own clock instead of --tc (time odds); CMD may not contain commas.
     #[arg(
         long = "engine",
         value_name = "SPEC",
@@ -114,22 +115,10 @@ impl fmt::Display for ArgError {
 
 impl std::error::Error for ArgError {}
 
-/// The longest time any option takes, in seconds (about 115 days): clock arithmetic on longer
-/// times could overflow.
-const MAX_SECONDS: f64 = 1e7;
-
-/// Reads a number of seconds (fractions allowed, at most [`MAX_SECONDS`]) for the option `what`.
+/// Reads a number of seconds (fractions allowed, at most [`spec::MAX_SECONDS`]) for the option
+/// `what`.
 fn parse_seconds(text: &str, what: &str) -> Result<Duration, ArgError> {
-    text.trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|s| s.is_finite() && (0.0..=MAX_SECONDS).contains(s))
-        .and_then(|s| Duration::try_from_secs_f64(s).ok())
-        .ok_or_else(|| {
-            ArgError(format!(
-                "bad {what} {text:?}: expected seconds from 0 to {MAX_SECONDS}, such as 5 or 0.05"
-            ))
-        })
+    spec::seconds(text, what).map_err(ArgError)
 }
 
 /// Reads N comma-separated whole numbers, none negative, for the option `what`.
@@ -208,19 +197,21 @@ pub fn plan_from_args(args: &MatchArgs) -> Result<Plan, Box<dyn std::error::Erro
     } else if let Some(d) = args.depth {
         Limit::Depth(d)
     } else {
-        let tc = args.tc.as_deref().unwrap_or("10+0.1");
-        let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
-        let base = parse_seconds(base, "clock")?;
-        if base.is_zero() {
-            return Err(
-                ArgError(format!("bad clock {tc:?}: the base time must be positive")).into(),
-            );
-        }
+        let clock = ClockSpec::parse(args.tc.as_deref().unwrap_or("10+0.1")).map_err(ArgError)?;
         Limit::Clock {
-            base,
-            increment: parse_seconds(inc, "increment")?,
+            base: clock.base,
+            increment: clock.increment,
         }
     };
+    if !matches!(limit, Limit::Clock { .. })
+        && let Some(spec) = specs.iter().find(|s| s.clock.is_some())
+    {
+        return Err(ArgError(format!(
+            "engine {}: tc= gives it a clock, but the match plays by --nodes or --depth",
+            spec.name
+        ))
+        .into());
+    }
     let resign = match &args.resign {
         Some(t) => {
             let [moves, score] = parse_numbers::<2>(t, "--resign")?;
@@ -291,14 +282,7 @@ pub fn plan_from_args(args: &MatchArgs) -> Result<Plan, Box<dyn std::error::Erro
 /// The PGN `TimeControl` value for a limit (seconds, `base+increment`).
 fn time_control(limit: Limit) -> Option<String> {
     match limit {
-        Limit::Clock { base, increment } if increment.is_zero() => {
-            Some(format!("{}", base.as_secs_f64()))
-        }
-        Limit::Clock { base, increment } => Some(format!(
-            "{}+{}",
-            base.as_secs_f64(),
-            increment.as_secs_f64()
-        )),
+        Limit::Clock { base, increment } => Some(ClockSpec { base, increment }.to_string()),
         Limit::Nodes(_) | Limit::Depth(_) => None,
     }
 }

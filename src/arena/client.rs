@@ -158,8 +158,8 @@ pub enum GoLimit {
     Clock {
         /// Time left for Red and Black.
         left: [Duration; 2],
-        /// Increment per move.
-        increment: Duration,
+        /// Increment per move for Red and Black (they differ with time odds).
+        increment: [Duration; 2],
     },
     /// A node budget per move.
     Nodes(u64),
@@ -462,15 +462,11 @@ impl Client {
                         "go wtime {} btime {} winc {} binc {}",
                         ms(left[0]),
                         ms(left[1]),
-                        increment.as_millis(),
-                        increment.as_millis()
+                        increment[0].as_millis(),
+                        increment[1].as_millis()
                     ),
                     Protocol::Ucci => {
-                        let (own, opp) = if red_to_move {
-                            (left[0], left[1])
-                        } else {
-                            (left[1], left[0])
-                        };
+                        let (us, them) = if red_to_move { (0, 1) } else { (1, 0) };
                         // Seconds are rounded down (an increment under a second becomes 0), as
                         // UCCI arbiters do; never round a clock up past what is left.
                         let t = |d: Duration| {
@@ -480,15 +476,19 @@ impl Client {
                                 u128::from(d.as_secs())
                             }
                         };
-                        let inc = if self.millis {
-                            increment.as_millis()
-                        } else {
-                            u128::from(increment.as_secs())
+                        let inc = |d: Duration| {
+                            if self.millis {
+                                d.as_millis()
+                            } else {
+                                u128::from(d.as_secs())
+                            }
                         };
                         format!(
-                            "go time {} increment {inc} opptime {} oppincrement {inc}",
-                            t(own),
-                            t(opp)
+                            "go time {} increment {} opptime {} oppincrement {}",
+                            t(left[us]),
+                            inc(increment[us]),
+                            t(left[them]),
+                            inc(increment[them])
                         )
                     }
                 }

@@ -150,6 +150,8 @@ pub struct PlayedGame {
     pub detail: String,
     /// The score each move's engine reported (book moves: none).
     pub scores: Vec<Option<EngineScore>>,
+    /// Red's and Black's clocks (base, increment), when the game was played on the clock.
+    pub clocks: Option<[(Duration, Duration); 2]>,
 }
 
 impl PlayedGame {
@@ -172,6 +174,7 @@ impl PlayedGame {
                 names[loser.index()]
             ),
             scores: vec![None; opening.moves.len()],
+            clocks: None,
         }
     }
 }
@@ -257,6 +260,7 @@ pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> 
         end: EndKind::MoveLimit,
         detail: String::new(),
         scores: Vec::new(),
+        clocks: None,
     };
     let who = |c: Color| format!("{c} ({})", names[c.index()]);
     for &m in &opening.moves {
@@ -269,10 +273,19 @@ pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> 
         record.moves.push(m);
         record.scores.push(None);
     }
-    let mut clock = match rules.limit {
-        Limit::Clock { base, .. } => [base; 2],
-        _ => [Duration::ZERO; 2],
+    // Each side's clock: its engine's own (`tc=`, time odds), else the match's.
+    let clocks = match rules.limit {
+        Limit::Clock { base, increment } => Some([0, 1].map(|side| {
+            clients[side]
+                .spec()
+                .clock
+                .map_or((base, increment), |c| (c.base, c.increment))
+        })),
+        _ => None,
     };
+    record.clocks = clocks;
+    let mut clock = clocks.map_or([Duration::ZERO; 2], |c| [c[0].0, c[1].0]);
+    let increments = clocks.map_or([Duration::ZERO; 2], |c| [c[0].1, c[1].1]);
     let mut watch = ScoreWatch::default();
     let finish = |mut record: PlayedGame, outcome, end, detail| {
         record.outcome = outcome;
@@ -312,10 +325,10 @@ pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> 
             Vec::new()
         };
         let (limit, budget) = match rules.limit {
-            Limit::Clock { increment, .. } => (
+            Limit::Clock { .. } => (
                 GoLimit::Clock {
                     left: clock,
-                    increment,
+                    increment: increments,
                 },
                 clock[side.index()] + rules.margin,
             ),
@@ -360,7 +373,8 @@ pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> 
                 return finish(record, Outcome::Win(side.flip()), end, detail);
             }
         };
-        if let Limit::Clock { increment, .. } = rules.limit {
+        if let Limit::Clock { .. } = rules.limit {
+            let increment = increments[side.index()];
             let left = clock[side.index()];
             if reply.elapsed > left + rules.margin {
                 let detail = format!(

@@ -6,6 +6,7 @@
 
 use super::client::is_start;
 use super::game::PlayedGame;
+use super::spec::ClockSpec;
 use crate::fen;
 use crate::moves::Move;
 use crate::square::Color;
@@ -75,6 +76,12 @@ pub fn game_text(game: &PlayedGame, round: u32, tags: &MatchTags) -> String {
     }
     if let Some(tc) = &tags.time_control {
         tag("TimeControl", tc);
+    }
+    // With time odds, each side's own clock.
+    if let Some([red, black]) = game.clocks.filter(|[red, black]| red != black) {
+        let words = |(base, increment)| ClockSpec { base, increment }.to_string();
+        tag("RedTimeControl", &words(red));
+        tag("BlackTimeControl", &words(black));
     }
     tag("PlyCount", &game.moves.len().to_string());
     tag("Termination", game.end.name());
@@ -146,6 +153,7 @@ mod tests {
             end: EndKind::TimeForfeit,
             detail: "Black (b) lost on time {really}".into(),
             scores: vec![None; 3],
+            clocks: None,
         };
         let tags = MatchTags {
             event: "t".into(),

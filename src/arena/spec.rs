@@ -1,8 +1,71 @@
-//! Engine specifications for `xq match`: `NAME=COMMAND[,proto=ucci|uci|uci1][,units=…][,opt.K=V…]`
-//! read into the program, its arguments, its protocol and the options to set.
+//! Engine specifications for `xq match`:
+//! `NAME=COMMAND[,proto=ucci|uci|uci1][,units=…][,tc=BASE+INC][,opt.K=V…]` read into the program,
+//! its arguments, its protocol, its own clock (for time odds) and the options to set; and the
+//! clock text `BASE+INC` (seconds) that `--tc` and `tc=` share.
 
 use crate::moves::RankStyle;
 use std::fmt;
+use std::time::Duration;
+
+/// The longest time any setting takes, in seconds (about 115 days): clock arithmetic on longer
+/// times could overflow.
+pub const MAX_SECONDS: f64 = 1e7;
+
+/// A clock: base time and increment per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockSpec {
+    /// The time each side starts with.
+    pub base: Duration,
+    /// Added after each move.
+    pub increment: Duration,
+}
+
+impl ClockSpec {
+    /// Reads `BASE+INC` or `BASE` in seconds (`10+0.1`, `40`); the base must be positive.
+    pub fn parse(text: &str) -> Result<ClockSpec, String> {
+        let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
+        let base = seconds(base, "clock")?;
+        if base.is_zero() {
+            return Err(format!(
+                "bad clock {text:?}: the base time must be positive"
+            ));
+        }
+        Ok(ClockSpec {
+            base,
+            increment: seconds(increment, "increment")?,
+        })
+    }
+}
+
+impl fmt::Display for ClockSpec {
+    /// As PGN's `TimeControl` writes it: `base+increment` in seconds, or `base` alone.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.increment.is_zero() {
+            write!(f, "{}", self.base.as_secs_f64())
+        } else {
+            write!(
+                f,
+                "{}+{}",
+                self.base.as_secs_f64(),
+                self.increment.as_secs_f64()
+            )
+        }
+    }
+}
+
+/// Seconds from 0 to [`MAX_SECONDS`], with a fraction.
+pub fn seconds(text: &str, what: &str) -> Result<Duration, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && (0.0..=MAX_SECONDS).contains(s))
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
+        .ok_or_else(|| {
+            format!(
+                "bad {what} {text:?}: expected seconds from 0 to {MAX_SECONDS}, such as 5 or 0.05"
+            )
+        })
+}
 
 /// The protocol an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,7 +110,8 @@ pub enum TimeUnit {
     Millis,
 }
 
-/// How to start and talk to one engine: `NAME=CMD[,proto=ucci|uci|uci1][,units=s|ms][,opt.K=V]…`.
+/// How to start and talk to one engine:
+/// `NAME=CMD[,proto=ucci|uci|uci1][,units=s|ms][,tc=BASE+INC][,opt.K=V]…`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
     /// The name used in results and game records.
@@ -62,6 +126,8 @@ pub struct EngineSpec {
     pub units: TimeUnit,
     /// Options to set after the handshake, in order.
     pub options: Vec<(String, String)>,
+    /// Its own clock (`tc=`), instead of the match's: time odds.
+    pub clock: Option<ClockSpec>,
 }
 
 /// Why an engine specification could not be read.
@@ -77,7 +143,7 @@ impl fmt::Display for SpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "bad engine {:?}: {} (expected NAME=CMD[,proto=ucci|uci|uci1][,units=s|ms][,opt.K=V]...)",
+            "bad engine {:?}: {} (expected NAME=CMD[,proto=ucci|uci|uci1][,units=s|ms][,tc=BASE+INC][,opt.K=V]...)",
             self.spec, self.problem
         )
     }
@@ -112,6 +178,7 @@ impl std::str::FromStr for EngineSpec {
             protocol: Protocol::Ucci,
             units: TimeUnit::Auto,
             options: Vec::new(),
+            clock: None,
         };
         for field in fields {
             let (key, value) = field
@@ -134,6 +201,7 @@ impl std::str::FromStr for EngineSpec {
                         other => return Err(err(format!("unknown time unit {other:?}"))),
                     }
                 }
+                "tc" => spec.clock = Some(ClockSpec::parse(value.trim()).map_err(err)?),
                 k => match k.strip_prefix("opt.") {
                     Some(option) if !option.is_empty() => {
                         spec.options.push((option.to_string(), value.to_string()))
@@ -207,6 +275,15 @@ mod tests {
             .unwrap();
         assert_eq!(s.args, vec!["match", "--fake-engine", "script=a b"]);
         assert_eq!((s.protocol, s.units), (Protocol::Ucci, TimeUnit::Millis));
+        let s: EngineSpec = "fs=fairy-stockfish,proto=uci1,tc=40+0.4".parse().unwrap();
+        assert_eq!(
+            s.clock,
+            Some(ClockSpec {
+                base: Duration::from_secs(40),
+                increment: Duration::from_millis(400)
+            })
+        );
+        assert_eq!(s.clock.unwrap().to_string(), "40+0.4");
         for bad in [
             "",
             "noequals",
@@ -216,6 +293,8 @@ mod tests {
             "a=b,foo=1",
             "a=b,junk",
             "a='b",
+            "a=b,tc=0+1",
+            "a=b,tc=x",
         ] {
             assert!(bad.parse::<EngineSpec>().is_err(), "{bad}");
         }
