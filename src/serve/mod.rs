@@ -44,8 +44,12 @@ fn router(searches: usize) -> Router {
 /// Serves on `host:port` (port 0: any free port) until SIGINT or SIGTERM. `ready` gets the
 /// address bound, before the first request is taken.
 pub fn run(host: &str, port: u16, ready: impl FnOnce(SocketAddr)) -> Result<(), String> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        // The referee, legal-move and search work runs on these threads: a bounded pool (a
+        // request waits for one; its time limit still applies), not one thread per request.
+        .max_blocking_threads(4 * cores)
         .build()
         .map_err(|e| format!("cannot start the server's threads: {e}"))?;
     runtime.block_on(async {
@@ -56,8 +60,7 @@ pub fn run(host: &str, port: u16, ready: impl FnOnce(SocketAddr)) -> Result<(), 
             .local_addr()
             .map_err(|e| format!("cannot read the address bound: {e}"))?;
         ready(address);
-        let searches = std::thread::available_parallelism().map_or(1, |n| n.get());
-        axum::serve(listener, router(searches))
+        axum::serve(listener, router(cores))
             .with_graceful_shutdown(shutdown())
             .await
             .map_err(|e| format!("the server stopped: {e}"))
