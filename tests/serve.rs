@@ -38,23 +38,8 @@ impl Server {
         Server { child, address }
     }
 
-    /// One request on its own connection: the status and the body.
     fn request(&self, method: &str, path: &str, body: &[u8]) -> (u16, Vec<u8>) {
-        let mut stream = TcpStream::connect(&self.address).expect("connects");
-        stream
-            .set_read_timeout(Some(Duration::from_secs(60)))
-            .unwrap();
-        let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/octet-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-            self.address,
-            body.len()
-        );
-        stream.write_all(head.as_bytes()).unwrap();
-        // A server may answer (413) before it has read the whole body; that is fine.
-        let _ = stream.write_all(body);
-        let mut answer = Vec::new();
-        let _ = stream.read_to_end(&mut answer);
-        parse_answer(&answer)
+        request(&self.address, method, path, body)
     }
 
     fn json(&self, method: &str, path: &str, body: &str) -> (u16, Value) {
@@ -79,6 +64,25 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// One request on its own connection to `address`: the status and the body.
+fn request(address: &str, method: &str, path: &str, body: &[u8]) -> (u16, Vec<u8>) {
+    let mut stream = TcpStream::connect(address).expect("connects");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/octet-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        address,
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    // A server may answer (413) before it has read the whole body; that is fine.
+    let _ = stream.write_all(body);
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    parse_answer(&answer)
 }
 
 /// Splits an HTTP/1.1 answer into status and body (plain or chunked).
@@ -295,13 +299,13 @@ fn a_busy_engine_pool_answers_503_and_sigterm_stops_the_server() {
         .map(|_| {
             let address = address.clone();
             std::thread::spawn(move || {
-                let probe = Server {
-                    child: Command::new("true").spawn().unwrap(),
-                    address,
-                };
-                probe
-                    .json("POST", "/api/analyse", r#"{"movetime_ms": 1500}"#)
-                    .0
+                request(
+                    &address,
+                    "POST",
+                    "/api/analyse",
+                    br#"{"movetime_ms": 1500}"#,
+                )
+                .0
             })
         })
         .collect();
