@@ -12,6 +12,7 @@ pub mod clip;
 pub mod engine;
 pub mod eval;
 pub mod fen;
+pub mod game;
 pub mod judge;
 pub mod movegen;
 pub mod moves;
