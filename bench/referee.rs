@@ -5,11 +5,10 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use xq::judge::RuleConfig;
 use xq::record::{self, GameRecord};
-use xq::referee::{GameReport, judge_bytes};
+use xq::referee::{GameReport, Rules, judge_bytes};
 
-const CONFIG: RuleConfig = RuleConfig::with_occurrences(3);
+const CONFIG: Rules = Rules::arbiter(3);
 
 /// Master games: 20 national-championship games (Chinese notation, traditional characters) and
 /// 15 games in each of three notations.
@@ -54,7 +53,7 @@ fn referee(c: &mut Criterion) {
     group.bench_function("ccpd_chinese_20_plies", |b| {
         b.iter(|| {
             for r in &records {
-                black_box(GameReport::judge(path, black_box(r), CONFIG.into()));
+                black_box(GameReport::judge(path, black_box(r), CONFIG));
             }
         })
     });

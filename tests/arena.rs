@@ -50,7 +50,7 @@ fn rules(limit: Limit) -> GameRules {
         limit,
         margin: Duration::from_millis(50),
         move_timeout: Duration::from_secs(5),
-        quiet_plies: 120,
+        move_limit: 60,
         max_plies: 300,
         resign: None,
         draw: None,

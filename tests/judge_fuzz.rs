@@ -17,6 +17,8 @@ use xq::judge::{
 use xq::movegen::legal_moves;
 use xq::moves::Move;
 use xq::position::Position;
+use xq::referee::words::explain_ruling;
+use xq::referee::{Decision, Reason, RulingReport};
 use xq::square::Color;
 
 /// A generator whose seed is mixed first, so that consecutive seeds give unrelated streams.
@@ -69,8 +71,18 @@ fn check_ply(h: &History, ply: usize) {
         );
         {
             let ruling = judge_at(h, ply, occurrences);
-            let text = ruling.explain(h);
-            assert!(!text.is_empty());
+            if ruling.verdict != Verdict::Undecided {
+                // The referee's words for the ruling, from the judge's data.
+                let decision = Decision {
+                    verdict: ruling.verdict,
+                    ply,
+                    reason: Reason::Repetition(ruling.clone()),
+                };
+                let report = RulingReport::new(h, decision, ruling.is_provisional(), h.plies());
+                let mut text = String::new();
+                explain_ruling(&mut text, &report, &[], &[]);
+                assert!(!text.is_empty());
+            }
             let _ = ruling.is_provisional();
             let at = xq::judge::occurrences(h, ply);
             assert_eq!(at.last(), Some(&ply));

@@ -9,12 +9,12 @@ mod common;
 
 use common::Rng;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use xq::judge::RuleConfig;
 use xq::movegen::legal_moves;
 use xq::moves::RankStyle;
 use xq::position::Position;
 use xq::record::describe::{write_chinese, write_san, write_wxf};
 use xq::record::notation::{Notation, resolve};
+use xq::referee::Rules;
 use xq::referee::judge_bytes;
 
 fn inputs(default: usize) -> usize {
@@ -82,7 +82,7 @@ fn mutate(rng: &mut Rng, data: &mut Vec<u8>) {
     }
 }
 
-fn check(name: &str, bytes: &[u8], config: RuleConfig) -> Result<(), String> {
+fn check(name: &str, bytes: &[u8], config: Rules) -> Result<(), String> {
     let reports = catch_unwind(AssertUnwindSafe(|| judge_bytes(name, bytes, config)))
         .map_err(|_| format!("panic on {:?}", String::from_utf8_lossy(bytes)))?;
     if reports.is_empty() {
@@ -105,7 +105,7 @@ fn check(name: &str, bytes: &[u8], config: RuleConfig) -> Result<(), String> {
     Ok(())
 }
 
-const CONFIG: RuleConfig = RuleConfig::with_occurrences(3);
+const CONFIG: Rules = Rules::arbiter(3);
 
 #[test]
 fn text_readers_survive_mutations() {

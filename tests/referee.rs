@@ -2,10 +2,10 @@
 //! and on the WXF case suite written as a PGN file: every sample parses and replays, the same games
 //! in three notations and two encodings give the same moves, and the rulings are the expected ones.
 
-use xq::judge::{RuleConfig, Verdict};
+use xq::judge::Verdict;
 use xq::moves::Move;
 use xq::record::{self, GameRecord};
-use xq::referee::{GameReport, RefereeConfig, judge_bytes};
+use xq::referee::{GameReport, Rules, judge_bytes};
 use xq::square::Color;
 
 const GAMES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/games/");
@@ -23,7 +23,7 @@ fn records(path: &str) -> Vec<GameRecord> {
 }
 
 fn judge(path: &str, occurrences: u32) -> Vec<GameReport> {
-    let config = RuleConfig::with_occurrences(occurrences);
+    let config = Rules::arbiter(occurrences);
     judge_bytes(path, &bytes(path), config)
 }
 
@@ -233,7 +233,7 @@ fn a_perpetual_chase_in_a_master_game() {
     // As the first decision (the case suite's convention): ruled when the position first occurs
     // three times.
     let path = "ccpd/masters_national_20.utf8.pgn";
-    let first = RefereeConfig::first_decision(RuleConfig::with_occurrences(3));
+    let first = Rules::first_decision(3);
     let r = &judge_bytes(path, &bytes(path), first)[4];
     assert_eq!(outcome(r), ("red_wins".into(), "perpetual chase", Some(93)));
     assert_eq!(r.ruling().and_then(|x| x.violator), Some(Color::Black));
@@ -268,7 +268,7 @@ fn repetitions_on_the_way_are_events_not_endings() {
     let start = "[FEN \"3k5/9/9/p8/9/9/9/9/9/4K2R1 w - - 0 1\"]\n";
     let cycle = "h0h9 d9d8 h9h8 d8d9 h8h9 d9d8 h9h8 d8d9 h8h9 d9d8 ";
     let varied = format!("{start}{cycle}h9h5 a6a5 1-0\n");
-    let r = &judge_bytes("varied.pgn", varied.as_bytes(), RuleConfig::default())[0];
+    let r = &judge_bytes("varied.pgn", varied.as_bytes(), Rules::default())[0];
     assert_eq!(r.reason(), "no ruling", "{}", r.explanation());
     let events = &r.judged().unwrap().events;
     assert_eq!(events.len(), 1, "{}", r.explanation());
@@ -306,7 +306,7 @@ fn repetitions_on_the_way_are_events_not_endings() {
     assert_eq!(json["final"]["legal_moves"].as_u64(), Some(19), "{json}");
     // Red checks again at ply 11 instead: Red loses there, though the record goes on.
     let kept = format!("{start}{cycle}h9h8 d8d9 h8h5 a6a5 0-1\n");
-    let r = &judge_bytes("kept.pgn", kept.as_bytes(), RuleConfig::default())[0];
+    let r = &judge_bytes("kept.pgn", kept.as_bytes(), Rules::default())[0];
     assert_eq!(
         (r.result(), r.reason(), r.decision().map(|d| d.ply)),
         (Verdict::Win(Color::Black), "perpetual check", Some(11)),
@@ -336,7 +336,7 @@ fn repetitions_on_the_way_are_events_not_endings() {
     );
     // The record ends in the repetition: Red's loss.
     let ends = format!("{start}{cycle}0-1\n");
-    let r = &judge_bytes("ends.pgn", ends.as_bytes(), RuleConfig::default())[0];
+    let r = &judge_bytes("ends.pgn", ends.as_bytes(), Rules::default())[0];
     assert_eq!(
         r.result(),
         Verdict::Win(Color::Black),
@@ -370,7 +370,7 @@ fn a_repetition_claim_is_checked() {
 fn moves_after_a_mate_are_a_remark() {
     let text =
         "[Event \"x\"]\n[Result \"1-0\"]\n[FEN \"3k5/3R5/4R4/9/9/9/9/9/9/3K5 b\"]\n1... d9e9 *\n";
-    let config = RuleConfig::with_occurrences(3);
+    let config = Rules::arbiter(3);
     let r = &judge_bytes("mate.pgn", text.as_bytes(), config)[0];
     assert!(r.error().is_none(), "{:?}", r.error());
     assert_eq!(r.reason(), "checkmate");
@@ -387,7 +387,7 @@ fn moves_after_a_mate_are_a_remark() {
 fn bad_moves_name_file_line_game_and_ply() {
     let text =
         "[Event \"a\"]\n1. h2e2 h9g7\n2. h0g2 i9i5\n\n[Event \"b\"]\n1. h2e2 h9g7\n2. h0h9 *\n";
-    let config = RuleConfig::with_occurrences(3);
+    let config = Rules::arbiter(3);
     let reports = judge_bytes("bad.pgn", text.as_bytes(), config);
     assert_eq!(reports.len(), 2);
     let e = reports[0].error().unwrap().to_string();
@@ -420,7 +420,7 @@ fn wxf_cases_through_the_referee() {
     }
     assert_eq!(expected.len(), 173);
     // The suite's convention: the first ruling is the result (`--first-decision`).
-    let config = RefereeConfig::first_decision(RuleConfig::with_occurrences(2));
+    let config = Rules::first_decision(2);
     let reports = judge_bytes("cases.pgn", pgn.as_bytes(), config);
     assert_eq!(reports.len(), 173);
     let mut wrong = Vec::new();
@@ -446,7 +446,7 @@ fn wxf_cases_through_the_referee() {
 fn pychess_style_ranks_one_to_ten() {
     // The same opening in SAN with ranks 1-10 (no rank 10 written, so both readings are tried),
     // in coordinates with ranks 1-10, and in xqbase's ICCS.
-    let config = RuleConfig::with_occurrences(3);
+    let config = Rules::arbiter(3);
     let san = "[Variant \"Xiangqi\"]\n1. Che3 Hg8 2. Hg3 Ri9 *\n";
     let coordinates = "[Variant \"Xiangqi\"]\n1. h3e3 h10g8 2. h1g3 i10i9 *\n";
     let iccs = "[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n1. H2-E2 H9-G7\n2. H0-G2 I9-I8\n*\n";
@@ -877,7 +877,7 @@ fn skipped_files_are_named_and_a_run_can_be_repeated() {
 #[test]
 fn control_characters_from_records_are_escaped_in_text() {
     let text = "[Event \"E\u{1b}[2Jvil\"]\n[Red \"R\u{0}ed\"]\n[Black \"B\u{7}\"]\n[Result \"1-0\u{1b}\"]\n1. h2e2 h9g7 1-0\n";
-    let reports = judge_bytes("ctl.pgn", text.as_bytes(), RuleConfig::default());
+    let reports = judge_bytes("ctl.pgn", text.as_bytes(), Rules::default());
     let shown = xq::referee::text::report_text(&reports[0]);
     assert!(
         !shown.chars().any(|c| c.is_control() && c != '\n'),
@@ -887,7 +887,7 @@ fn control_characters_from_records_are_escaped_in_text() {
     assert!(shown.contains("R\\x00ed - B\\x07"), "{shown}");
     // An error quoting the input.
     let bad = "[Event \"A\"]\n1. h2e2 h9\u{1b}g7 1-0\n";
-    let reports = judge_bytes("bad.pgn", bad.as_bytes(), RuleConfig::default());
+    let reports = judge_bytes("bad.pgn", bad.as_bytes(), Rules::default());
     let shown = xq::referee::text::report_text(&reports[0]);
     assert!(
         !shown.chars().any(|c| c.is_control() && c != '\n'),
@@ -904,7 +904,7 @@ fn a_cycle_names_its_sides_moves_and_long_lists_are_cut_short() {
     let start = "[FEN \"3k5/9/9/p8/9/9/9/9/9/4K2R1 w - - 0 1\"]\n";
     let cycle = "h0h9 d9d8 h9h8 d8d9 h8h9 d9d8 h9h8 d8d9 h8h9 d9d8 ";
     let ends = format!("{start}{cycle}0-1\n");
-    let r = &judge_bytes("ends.pgn", ends.as_bytes(), RuleConfig::default())[0];
+    let r = &judge_bytes("ends.pgn", ends.as_bytes(), Rules::default())[0];
     let text = r.explanation();
     assert!(!text.contains("over plies"), "{text}");
     assert!(
@@ -918,10 +918,9 @@ fn a_cycle_names_its_sides_moves_and_long_lists_are_cut_short() {
     // 10,000 plies of horses going out and back.
     let moves = "h0g2 h9g7 g2h0 g7h9 ".repeat(2500);
     let long = format!("{moves}1/2-1/2\n");
-    let config = RefereeConfig {
-        rules: RuleConfig::default(),
-        first_decision: false,
+    let config = Rules {
         move_limit: None,
+        ..Rules::default()
     };
     let r = &judge_bytes("long.pgn", long.as_bytes(), config)[0];
     let text = r.explanation();

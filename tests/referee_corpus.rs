@@ -6,8 +6,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use xq::judge::RuleConfig;
-use xq::referee::{RefereeConfig, judge_bytes};
+use xq::referee::{Rules, judge_bytes};
 
 const CORPUS: &str = "../shared/games/ccpd";
 
@@ -50,7 +49,7 @@ fn every_master_game_is_read_and_none_has_an_ending() {
         return;
     }
     let rows = manifest(&dir);
-    let config = RefereeConfig::new(RuleConfig::default());
+    let config = Rules::default();
     let mut files: Vec<String> = rows.keys().map(|(f, _)| f.clone()).collect();
     files.sort();
     files.dedup();

@@ -6,10 +6,10 @@
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::collections::HashMap;
 use xq::fen;
-use xq::judge::{History, ProtectionPolicy, RuleConfig, Rules, judge_before_reply};
+use xq::judge::{History, ProtectionPolicy, Rules, judge_before_reply};
 use xq::moves::Move;
 use xq::position::Position;
-use xq::referee::{Adjudicator, RefereeConfig, judge_bytes};
+use xq::referee::{self, Adjudicator, judge_bytes};
 
 struct Case {
     id: String,
@@ -151,10 +151,10 @@ fn run_case(case: &Case, form: Form, rule: &str) -> Result<(), Failed> {
             })
             .collect();
         Err(format!(
-            "case {} (diagram {}, rule {rule}): got {got}, expected {expected}\n  {}\n  statuses: {}",
+            "case {} (diagram {}, rule {rule}): got {got}, expected {expected}\n  {:?}\n  statuses: {}",
             case.id,
             case.diagram,
-            ruling.explain(&history),
+            ruling.cycles,
             statuses.join(" ")
         )
         .into())
@@ -166,11 +166,7 @@ fn run_case(case: &Case, form: Form, rule: &str) -> Result<(), Failed> {
 fn run_referee(case: &Case) -> Result<(), Failed> {
     let (start, _) =
         fen::parse_lenient(&case.fen).map_err(|e| format!("case {}: bad FEN: {e}", case.id))?;
-    let config = RuleConfig {
-        occurrences: 2,
-        rules: rules(),
-    };
-    let mut game = Adjudicator::new(start, config);
+    let mut game = Adjudicator::new(start, referee_rules(referee::Rules::first_decision(2)));
     for text in &case.moves {
         let m: Move = text.parse().map_err(|e| format!("case {}: {e}", case.id))?;
         game.play(m).map_err(|e| format!("case {}: {e}", case.id))?;
@@ -209,10 +205,7 @@ fn run_record(case: &Case, form: Form) -> Result<(), Failed> {
         case.id,
         moves.join(" ")
     );
-    let config = RefereeConfig::new(RuleConfig {
-        occurrences: 2,
-        rules: rules(),
-    });
+    let config = referee_rules(referee::Rules::arbiter(2));
     let reports = judge_bytes("case.pgn", pgn.as_bytes(), config);
     let [report] = reports.as_slice() else {
         return Err(format!(
@@ -337,6 +330,16 @@ fn main() {
 
 /// The rules under test: the default, or another protection policy named by `XQ_PROTECTION`
 /// (`before`, `after`) to compare readings.
+/// The referee's rules `base` with the protection policy of [`rules`].
+fn referee_rules(base: referee::Rules) -> referee::Rules {
+    let judge = rules();
+    referee::Rules {
+        set: judge.set,
+        protection: judge.protection,
+        ..base
+    }
+}
+
 fn rules() -> Rules {
     let protection = match std::env::var("XQ_PROTECTION") {
         Ok(name) if !name.is_empty() => name

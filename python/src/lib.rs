@@ -1,6 +1,6 @@
 //! The Python module `xq`: a thin binding of the Rust crate's rules (positions, legal moves, move
-//! text in ICCS, WXF and Chinese), its judge (a game's repetition ruling, the moves that would lose
-//! by repetition) and its referee (`xq referee --json`, as Python objects). Nothing is worked out
+//! text in ICCS, WXF and Chinese) and its referee (a game's ruling, the moves that would lose by
+//! repetition, `xq referee --json`, as Python objects). Nothing is worked out
 //! here that the crate does not already do.
 
 use pyo3::create_exception;
@@ -11,14 +11,15 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use xq::fen;
-use xq::judge::{History, RuleConfig, losing_moves};
+use xq::game::Game as GameLine;
 use xq::movegen::legal_moves;
 use xq::moves::{Move, RankStyle};
 use xq::position::Position as RustPosition;
+use xq::record::GameRecord;
 use xq::record::describe::{write_chinese, write_wxf};
 use xq::record::notation::{resolve, shapes};
 use xq::referee::json::report_json;
-use xq::referee::{GameReport, RefereeConfig, judge_bytes};
+use xq::referee::{Adjudicator, GameReport, Rules, judge_bytes};
 
 create_exception!(xq, XqError, PyValueError, "Any error of the xq module.");
 create_exception!(xq, FenError, XqError, "A FEN that cannot be read.");
@@ -175,13 +176,10 @@ impl Position {
     }
 }
 
-/// A game followed by the judge: moves pushed one by one, the ruling asked at any point.
+/// A game followed by the referee: moves pushed one by one, the ruling asked at any point.
 #[pyclass(module = "xq")]
 struct Game {
-    /// The position after the moves.
-    position: RustPosition,
-    start: RustPosition,
-    moves: Vec<Move>,
+    line: GameLine,
     repetitions: u32,
 }
 
@@ -195,55 +193,44 @@ impl Game {
         check_repetitions(repetitions)?;
         let start = read_fen(fen)?;
         Ok(Game {
-            position: start.clone(),
-            start,
-            moves: Vec::new(),
+            line: GameLine::new(start),
             repetitions,
         })
     }
 
     /// Plays a move (ICCS, WXF, Chinese or SAN); returns its ICCS form.
     fn push(&mut self, r#move: &str) -> PyResult<String> {
-        let m = read_move(&self.position, r#move)?;
-        self.position.play(m);
-        self.moves.push(m);
+        let m = read_move(self.line.position(), r#move)?;
+        self.line
+            .push(m)
+            .map_err(|e| MoveError::new_err(e.to_string()))?;
         Ok(m.to_string())
     }
 
     /// Takes back the last move; returns it in ICCS, or None at the start.
     fn pop(&mut self) -> Option<String> {
-        let m = self.moves.pop()?;
-        let mut position = self.start.clone();
-        for &played in &self.moves {
-            position.play(played);
-        }
-        self.position = position;
-        Some(m.to_string())
+        self.line.pop().map(|m| m.to_string())
     }
 
     /// The current position.
     #[getter]
     fn position(&self) -> Position {
         Position {
-            inner: self.position.clone(),
+            inner: self.line.position().clone(),
         }
     }
 
     /// The moves played, in ICCS.
     #[getter]
     fn moves(&self) -> Vec<String> {
-        self.moves.iter().map(|m| m.to_string()).collect()
+        self.line.moves().iter().map(|m| m.to_string()).collect()
     }
 
     /// The legal moves after which the side to move loses by repetition (what a UCCI arbiter
     /// sends as `banmoves`).
     fn losing_moves(&self) -> Vec<String> {
-        let rules = RuleConfig::with_occurrences(self.repetitions).rules;
-        let mut history = History::new(self.start.clone(), rules);
-        for &m in &self.moves {
-            history.push_legal(m);
-        }
-        losing_moves(&history, self.repetitions)
+        self.referee()
+            .losing_moves()
             .iter()
             .map(|m| m.to_string())
             .collect()
@@ -270,25 +257,32 @@ impl Game {
     fn __repr__(&self) -> String {
         format!(
             "xq.Game({:?}, moves={})",
-            self.start.to_string(),
-            self.moves.len()
+            self.line.start().to_string(),
+            self.line.plies()
         )
     }
 }
 
 impl Game {
-    fn judge(&self) -> GameReport {
-        let mut text = format!("[FEN \"{}\"]\n\n", self.start);
-        for m in &self.moves {
-            text.push_str(&m.to_string());
-            text.push(' ');
+    /// The referee's rules for the game: an arbiter's, with the game's repetition count.
+    fn rules(&self) -> Rules {
+        Rules::arbiter(self.repetitions)
+    }
+
+    /// The referee, having followed the game's moves.
+    fn referee(&self) -> Adjudicator {
+        let mut referee = Adjudicator::new(self.line.start().clone(), self.rules());
+        for &m in self.line.moves() {
+            if referee.play(m).is_err() {
+                unreachable!("a game's moves were checked when pushed");
+            }
         }
-        text.push_str("*\n");
-        let config = RefereeConfig::new(RuleConfig::with_occurrences(self.repetitions));
-        judge_bytes("game", text.as_bytes(), config)
-            .into_iter()
-            .next()
-            .expect("a record of legal moves is one game")
+        referee
+    }
+
+    /// The referee's report on the game as a record ending here.
+    fn judge(&self) -> GameReport {
+        GameReport::judge("game", &GameRecord::of_game(&self.line), self.rules())
     }
 }
 
@@ -373,22 +367,16 @@ fn check_repetitions(repetitions: u32) -> PyResult<()> {
 }
 
 /// The referee's settings from the keyword arguments.
-fn referee_config(
-    repetitions: u32,
-    first_decision: bool,
-    move_limit: u32,
-) -> PyResult<RefereeConfig> {
+fn referee_config(repetitions: u32, first_decision: bool, move_limit: u32) -> PyResult<Rules> {
     check_repetitions(repetitions)?;
-    let rules = RuleConfig::with_occurrences(repetitions);
-    let mut config = if first_decision {
-        RefereeConfig::first_decision(rules)
+    Ok(if first_decision {
+        Rules::first_decision(repetitions)
     } else {
-        RefereeConfig::new(rules)
-    };
-    if !first_decision {
-        config.move_limit = (move_limit > 0).then_some(move_limit);
-    }
-    Ok(config)
+        Rules {
+            move_limit: (move_limit > 0).then_some(move_limit),
+            ..Rules::arbiter(repetitions)
+        }
+    })
 }
 
 /// A game file to judge, and whether it was found in a directory (then, as on the command line, a
@@ -443,7 +431,7 @@ fn files_of(source: &Bound<'_, PyAny>) -> PyResult<Vec<GameFile>> {
 }
 
 /// The reports of the games of a record's text, as `judge_bytes` gives them.
-fn judge_text(text: &str, config: RefereeConfig) -> Vec<Value> {
+fn judge_text(text: &str, config: Rules) -> Vec<Value> {
     judge_bytes("text", text.as_bytes(), config)
         .iter()
         .map(report_json)
@@ -497,7 +485,7 @@ fn referee_text<'py>(
 
 /// Judges the games of `files` on the machine's cores, keeping file and game order. Files are
 /// read and split one after the other; their games are shared out among the workers.
-fn judge_files(files: &[GameFile], config: RefereeConfig) -> Vec<Value> {
+fn judge_files(files: &[GameFile], config: Rules) -> Vec<Value> {
     let mut units: Vec<Unit> = Vec::new();
     for file in files {
         let name = file.path.display().to_string();
@@ -549,7 +537,7 @@ enum Unit {
 }
 
 impl Unit {
-    fn judge(&self, config: RefereeConfig) -> Value {
+    fn judge(&self, config: Rules) -> Value {
         match self {
             Unit::Game {
                 file,
@@ -567,7 +555,7 @@ impl Unit {
 struct GameReports {
     files: std::vec::IntoIter<GameFile>,
     pending: std::vec::IntoIter<Value>,
-    config: RefereeConfig,
+    config: Rules,
 }
 
 #[pymethods]

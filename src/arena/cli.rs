@@ -74,9 +74,9 @@ pub struct MatchArgs {
     /// Milliseconds an engine may overrun its clock before it loses on time.
     #[arg(long, default_value_t = 100)]
     pub time_margin: u64,
-    /// Draw after this many plies without a capture (0: off).
-    #[arg(long, default_value_t = 120)]
-    pub quiet_plies: u32,
+    /// The move-count rule: draw after this many moves by each side without a capture (0: off).
+    #[arg(long, value_name = "MOVES", default_value_t = crate::referee::DEFAULT_MOVE_LIMIT)]
+    pub move_limit: u32,
     /// Draw after this many plies in all, book moves included (0: off).
     #[arg(long, default_value_t = 300)]
     pub max_plies: u32,
@@ -260,7 +260,7 @@ pub fn plan_from_args(args: &MatchArgs) -> Result<Plan, Box<dyn std::error::Erro
             limit,
             margin: Duration::from_millis(args.time_margin),
             move_timeout,
-            quiet_plies: args.quiet_plies,
+            move_limit: args.move_limit,
             max_plies: args.max_plies,
             resign,
             draw,

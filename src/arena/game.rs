@@ -1,15 +1,16 @@
 //! One game between two engine clients: the book moves, the clocks, the referee after every move
-//! (checkmate, stalemate, WXF repetition with 3 occurrences), the move-count draw, optional
-//! score-based adjudication, and losses for illegal moves, crashes, hangs and time.
+//! (checkmate, stalemate, WXF repetition with 3 occurrences, the move-count rule and the cap on
+//! plies: every ending by the rules is the referee's), optional score-based adjudication, and
+//! losses for illegal moves, crashes, hangs and time.
 
 use super::client::{Client, ClientError, GoLimit};
 use super::openings::Opening;
 use super::spec::Protocol;
 use super::wire::{EngineScore, MoveChoice};
-use crate::judge::{RuleConfig, Verdict};
+use crate::judge::Verdict;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::referee::{Adjudicator, Decision, Reason};
+use crate::referee::{self, Adjudicator, Decision, Reason};
 use crate::square::Color;
 use std::time::{Duration, Instant};
 
@@ -58,8 +59,8 @@ pub struct GameRules {
     pub margin: Duration,
     /// With node or depth limits: how long to wait for a move before scoring a hang.
     pub move_timeout: Duration,
-    /// Draw after this many plies without a capture (0: off).
-    pub quiet_plies: u32,
+    /// The move-count rule: draw after this many moves by each side without a capture (0: off).
+    pub move_limit: u32,
     /// Draw after this many plies in all, book moves included (0: off).
     pub max_plies: u32,
     /// Score-based loss adjudication.
@@ -73,7 +74,7 @@ pub struct GameRules {
 pub enum EndKind {
     /// The referee ruled: checkmate, stalemate or a repetition (with the referee's name for it).
     Referee(&'static str),
-    /// The move-count draw rule.
+    /// The move-count rule or the cap on plies, as the referee applies them.
     MoveLimit,
     /// Score-based adjudication.
     Adjudication,
@@ -249,8 +250,7 @@ pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> 
         clients[0].spec().name.clone(),
         clients[1].spec().name.clone(),
     ];
-    let mut adjudicator = Adjudicator::new(opening.start.clone(), RuleConfig::default());
-    let mut since_capture = 0u32;
+    let mut adjudicator = Adjudicator::new(opening.start.clone(), referee_rules(rules));
     let mut record = PlayedGame {
         names: names.clone(),
         start: opening.start.clone(),
@@ -264,12 +264,10 @@ pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> 
     };
     let who = |c: Color| format!("{c} ({})", names[c.index()]);
     for &m in &opening.moves {
-        let capture = adjudicator.history().position().captured(m).is_some();
         if adjudicator.play(m).is_err() {
             // Openings are replayed when loaded; this cannot happen.
             break;
         }
-        since_capture = if capture { 0 } else { since_capture + 1 };
         record.moves.push(m);
         record.scores.push(None);
     }
@@ -295,29 +293,19 @@ pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> 
     };
     loop {
         if let Some(d) = adjudicator.decision() {
-            let (outcome, detail) = describe(d, &adjudicator, &names);
-            return finish(record, outcome, EndKind::Referee(d.reason_name()), detail);
+            let (outcome, detail) = describe(d, &adjudicator);
+            let end = match d.reason {
+                Reason::MoveLimit(_) | Reason::PlyLimit(_) => EndKind::MoveLimit,
+                _ => EndKind::Referee(d.reason_name()),
+            };
+            return finish(record, outcome, end, detail);
         }
-        let plies = adjudicator.history().plies();
-        if rules.quiet_plies > 0 && since_capture >= rules.quiet_plies {
-            let detail = format!(
-                "draw by the move-count rule: {} plies without a capture",
-                rules.quiet_plies
-            );
-            return finish(record, Outcome::Draw, EndKind::MoveLimit, detail);
-        }
-        if rules.max_plies > 0 && plies >= rules.max_plies as usize {
-            let detail = format!(
-                "draw by the move-count rule: {} plies in all",
-                rules.max_plies
-            );
-            return finish(record, Outcome::Draw, EndKind::MoveLimit, detail);
-        }
+        let plies = adjudicator.plies();
         if let Some((outcome, detail)) = watch.verdict(plies, rules) {
             return finish(record, outcome, EndKind::Adjudication, detail);
         }
 
-        let side = adjudicator.history().position().side_to_move();
+        let side = adjudicator.position().side_to_move();
         let client = &mut *clients[side.index()];
         let banned = if client.spec().protocol == Protocol::Ucci {
             adjudicator.losing_moves()
@@ -417,8 +405,7 @@ pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> 
                 return finish(record, Outcome::Win(side.flip()), end, detail);
             }
         };
-        let position = adjudicator.history().position().clone();
-        let capture = position.captured(m).is_some();
+        let position = adjudicator.position().clone();
         if adjudicator.play(m).is_err() {
             let detail = format!(
                 "{} played the illegal move {} ({:?}) at ply {ply} in {}",
@@ -434,45 +421,33 @@ pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> 
                 detail,
             );
         }
-        since_capture = if capture { 0 } else { since_capture + 1 };
         record.moves.push(m);
         record.scores.push(reply.score);
         watch.update(side, reply.score, rules);
     }
 }
 
-fn describe(d: &Decision, adjudicator: &Adjudicator, names: &[String; 2]) -> (Outcome, String) {
+/// The referee's rules for a match game: the first ruling ends the game (3 occurrences make a
+/// repetition), with the match's move-count rule and cap on plies.
+fn referee_rules(rules: &GameRules) -> referee::Rules {
+    referee::Rules {
+        move_limit: (rules.move_limit > 0).then_some(rules.move_limit),
+        ply_limit: (rules.max_plies > 0).then_some(rules.max_plies),
+        ..referee::Rules::first_decision(3)
+    }
+}
+
+/// The result of a referee's decision and the decision in the referee's words, on one line.
+fn describe(d: &Decision, adjudicator: &Adjudicator) -> (Outcome, String) {
     let outcome = match d.verdict {
         Verdict::Win(c) => Outcome::Win(c),
         Verdict::Draw | Verdict::Undecided => Outcome::Draw,
     };
-    let history = adjudicator.history();
-    let detail = match &d.reason {
-        Reason::Checkmate | Reason::Stalemate => {
-            let loser = history.position_at(d.ply).side_to_move();
-            let how = if d.reason == Reason::Checkmate {
-                "checkmated"
-            } else {
-                "stalemated (a loss)"
-            };
-            format!(
-                "{loser} ({}) is {how} at ply {}",
-                names[loser.index()],
-                d.ply
-            )
-        }
-        Reason::MoveLimit(moves) => {
-            format!(
-                "draw at ply {}: {moves} moves by each side without a capture",
-                d.ply
-            )
-        }
-        Reason::Repetition(ruling) => ruling
-            .explain(history)
-            .lines()
-            .map(str::trim)
-            .collect::<Vec<_>>()
-            .join("; "),
-    };
+    let detail = adjudicator
+        .explain(d)
+        .lines()
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join("; ");
     (outcome, detail)
 }

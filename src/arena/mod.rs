@@ -12,9 +12,9 @@
 //! How games end:
 //! - the referee ([`crate::referee::Adjudicator`], 3 occurrences) after every move: checkmate and
 //!   stalemate lose; perpetual check or chase loses; other repetitions draw. UCCI engines are sent
-//!   `banmoves` for the moves that would complete a repetition they lose;
-//! - the move-count draw: 120 plies without a capture (`--quiet-plies`) or 300 plies in all, book
-//!   moves included (`--max-plies`); 0 switches either off;
+//!   `banmoves` for the moves that would complete a repetition they lose. The referee also applies
+//!   the move-count rule, 60 moves by each side without a capture (`--move-limit`), and the cap of
+//!   300 plies in all, book moves included (`--max-plies`); 0 switches either off;
 //! - optional score adjudication (`--resign`, `--draw`), on the scores the engines print, in their
 //!   own units (UCI centipawns; UCCI: 100 = a horse or cannon); mates count as ±100000;
 //! - the engine to move loses for an illegal or unreadable move, for giving no move or resigning,

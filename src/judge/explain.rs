@@ -8,7 +8,6 @@ use super::{Verdict, Violation};
 use crate::moves::Move;
 use crate::piece::{Piece, PieceKind};
 use crate::square::{Color, Square};
-use std::fmt::Write as _;
 
 /// One side's part of a repetition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -216,45 +215,5 @@ impl Ruling {
     /// Whether any part of the ruling rests on a move whose reply is not known yet.
     pub fn is_provisional(&self) -> bool {
         self.cycles.is_some_and(|c| c.iter().any(|s| s.provisional))
-    }
-
-    /// A paragraph for people: the verdict, each side's violation, the chased pieces with their
-    /// squares over the cycle, and the cycle's moves.
-    pub fn explain(&self, history: &History) -> String {
-        let mut out = String::new();
-        let Some(cycles) = self.cycles else {
-            let _ = write!(out, "no repetition at ply {}", self.ply);
-            return out;
-        };
-        let _ = match self.verdict {
-            Verdict::Draw => write!(out, "draw by repetition at ply {}", self.ply),
-            Verdict::Win(c) => write!(out, "{c} wins by repetition at ply {}", self.ply),
-            Verdict::Undecided => write!(out, "undecided at ply {}", self.ply),
-        };
-        if self.is_provisional() {
-            out.push_str(" (provisional: the last move's reply is not known)");
-        }
-        for cycle in cycles {
-            let _ = write!(
-                out,
-                "\n  {}: {} over plies {}-{}",
-                cycle.color,
-                cycle.violation.name(),
-                cycle.first_ply + 1,
-                cycle.last_ply
-            );
-            // The side's own moves in the cycle (it is to move at `first_ply`).
-            let moves: Vec<String> = (cycle.first_ply + 1..=cycle.last_ply)
-                .step_by(2)
-                .filter_map(|p| history.records().get(p).and_then(|r| r.mv))
-                .map(|m| m.to_string())
-                .collect();
-            let _ = write!(out, " with {}", moves.join(" "));
-            for (piece, squares) in cycle.chased_pieces(history) {
-                let squares: Vec<String> = squares.iter().map(|s| s.to_string()).collect();
-                let _ = write!(out, "; chased {piece} {}", squares.join(", "));
-            }
-        }
-        out
     }
 }

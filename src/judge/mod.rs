@@ -146,32 +146,6 @@ impl Rules {
     };
 }
 
-/// A referee's settings: the rules its history is built with and the repetition threshold.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RuleConfig {
-    /// How many times a position must have occurred (counting the latest) to make a repetition:
-    /// 2 is the first recurrence, 3 the usual game rule.
-    pub occurrences: u32,
-    /// The rules the history is built with.
-    pub rules: Rules,
-}
-
-impl RuleConfig {
-    /// The default rules with the given threshold.
-    pub const fn with_occurrences(occurrences: u32) -> RuleConfig {
-        RuleConfig {
-            occurrences,
-            rules: Rules::WXF,
-        }
-    }
-}
-
-impl Default for RuleConfig {
-    fn default() -> RuleConfig {
-        RuleConfig::with_occurrences(3)
-    }
-}
-
 impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -190,7 +164,6 @@ mod tests {
     #[test]
     fn default_rules_are_the_wxf_constant() {
         assert_eq!(Rules::default(), Rules::WXF);
-        assert_eq!(RuleConfig::default().rules, Rules::WXF);
     }
 
     #[test]

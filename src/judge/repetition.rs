@@ -410,7 +410,7 @@ mod tests {
     }
 
     #[test]
-    fn explanation_names_the_chased_piece() {
+    fn the_chaser_names_the_chased_piece() {
         // Red's rook keeps attacking Black's rook, immobilised by a horse.
         let h = play(
             "2baka3/C4rN2/4b1n2/1Rp5p/6p2/2P6/4c1P1c/4B3C/4A4/4KAB2 w",
@@ -418,9 +418,11 @@ mod tests {
         );
         let ruling = judge_at(&h, 6, 2);
         assert_eq!(ruling.verdict, Verdict::Win(Color::Black));
-        let text = ruling.explain(&h);
-        assert!(text.contains("perpetual chase"), "{text}");
-        assert!(text.contains("chased black rook"), "{text}");
+        let chaser = ruling.violator_cycle().expect("a violator");
+        assert_eq!(chaser.violation, Violation::PerpetualChase);
+        let chased = chaser.chased_pieces(&h);
+        assert_eq!(chased.len(), 1, "{chased:?}");
+        assert_eq!(chased[0].0.to_string(), "black rook");
     }
 
     #[test]

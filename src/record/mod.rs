@@ -185,6 +185,33 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// The record of a game played here rather than read from a file: what reading a PGN of it
+    /// (its start in a `FEN` tag, its moves in ICCS, no result) gives.
+    pub fn of_game(game: &crate::game::Game) -> GameRecord {
+        let moves = game.moves().to_vec();
+        GameRecord {
+            index: 1,
+            line: 1,
+            format: Format::Pgn,
+            encoding: Encoding::Utf8,
+            notation: (!moves.is_empty()).then_some(Notation::Coordinate(RankStyle::ZeroToNine)),
+            tags: vec![("FEN".to_string(), game.start().to_string())],
+            start: game.start().clone(),
+            tokens: moves
+                .iter()
+                .map(|m| MoveToken {
+                    text: m.to_string(),
+                    line: 3,
+                })
+                .collect(),
+            moves,
+            result: Some("*".to_string()),
+            stop: None,
+            warnings: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
     /// The value of a tag, by case-insensitive name.
     pub fn tag(&self, name: &str) -> Option<&str> {
         tag(&self.tags, name)

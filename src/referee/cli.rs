@@ -5,8 +5,7 @@
 use super::json::report_json;
 use super::progress::Progress;
 use super::text::{Tally, report_text};
-use super::{GameReport, RefereeConfig, html, judge_raw};
-use crate::judge::RuleConfig;
+use super::{GameReport, Rules, html, judge_raw};
 use crate::record::{self, ErrorKind, FileGames, RecordError};
 use std::io::{BufRead, IsTerminal, Read, Write};
 use std::num::NonZeroUsize;
@@ -360,7 +359,7 @@ fn parallel<T: Send>(
 /// are numbered through the stream.
 fn judge_inputs(
     inputs: &[Input],
-    config: RefereeConfig,
+    config: Rules,
     threads: usize,
     progress: &Progress,
     stream_games: &mut usize,
@@ -485,11 +484,10 @@ fn write_reports<W: Write>(
 
 /// Runs `xq referee`.
 pub fn run_cli(args: RefereeArgs) -> ExitCode {
-    let rules = RuleConfig::with_occurrences(args.repetitions);
-    let config = RefereeConfig {
-        rules,
+    let config = Rules {
         first_decision: args.first_decision,
         move_limit: (args.move_limit > 0 && !args.first_decision).then_some(args.move_limit),
+        ..Rules::arbiter(args.repetitions)
     };
     // Judging is bound by the processor: more threads than cores only cost memory.
     let cores = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
@@ -611,7 +609,7 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
 
 /// Judges the inputs repeatedly for `seconds` on one thread and on `threads`, and prints the
 /// throughput.
-fn bench(inputs: &[Input], config: RefereeConfig, threads: usize, seconds: f64) -> ExitCode {
+fn bench(inputs: &[Input], config: Rules, threads: usize, seconds: f64) -> ExitCode {
     let (reports, _) = judge_inputs(inputs, config, threads, &Progress::new(None), &mut 0);
     let games = reports.iter().filter(|r| r.game > 0).count();
     let plies: usize = reports.iter().map(|r| r.moves().len()).sum();
@@ -622,7 +620,7 @@ fn bench(inputs: &[Input], config: RefereeConfig, threads: usize, seconds: f64) 
     println!(
         "referee bench: {games} games, {plies} plies ({:.1} plies a game), {} repetitions rule",
         plies as f64 / games as f64,
-        config.rules.occurrences
+        config.repetitions
     );
     let mut counts = vec![1];
     if threads > 1 {

@@ -489,12 +489,11 @@ mod tests {
 
     #[test]
     fn the_page_speaks_as_an_arbiter_and_carries_its_glyphs() {
-        use crate::judge::RuleConfig;
         let games = "[Event \"quiet\"]\n\n1. h2e2 h9g7 *\n\n[Event \"checks\"]\n[FEN \"c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w - - 0 1\"]\n\nh8h9 f9f8 h9h8 f8f9 h8h9 f9f8 h9h8 *\n";
         let reports = crate::referee::judge_bytes(
             "games.pgn",
             games.as_bytes(),
-            RuleConfig::with_occurrences(2),
+            crate::referee::Rules::arbiter(2),
         );
         let page = report("games.pgn", &reports, "two games");
         for word in [

@@ -34,7 +34,7 @@ fn event_json(e: &RepetitionEvent, moves: &[Move], texts: &[String]) -> Value {
         "varied_by": e.varied.map(|(c, _)| c.name()),
         "varied_ply": e.varied.map(|(_, p)| p),
         "ruled_anew_ply": e.ruled_anew,
-        "description": super::report::describe_event(e, moves, texts),
+        "description": super::words::describe_event(e, moves, texts),
     })
 }
 

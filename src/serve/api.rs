@@ -5,11 +5,11 @@
 use super::{MAX_MOVES, Shared};
 use crate::engine::Engine;
 use crate::fen;
-use crate::judge::{RuleConfig, Verdict};
+use crate::judge::Verdict;
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::referee::{self, Reason, RefereeConfig, json::report_json};
+use crate::referee::{self, Adjudicator, Reason, Rules, json::report_json};
 use crate::search::time::Limits;
 use axum::Json;
 use axum::body::Bytes;
@@ -119,10 +119,10 @@ pub async fn referee(Query(query): Query<HashMap<String, String>>, body: Bytes) 
                 ));
             }
         };
-        Ok(RefereeConfig {
-            rules: RuleConfig::with_occurrences(repetitions),
+        Ok(Rules {
             first_decision,
             move_limit: (move_limit > 0 && !first_decision).then_some(move_limit),
+            ..Rules::arbiter(repetitions)
         })
     })();
     let config = match settings {
@@ -399,15 +399,18 @@ pub async fn chessdb(Query(query): Query<HashMap<String, String>>) -> Response {
 
 /// The `rulecheck` digit for a line of moves.
 fn rule_check(line: &Line) -> u8 {
-    let moves: Vec<String> = line.moves.iter().map(Move::to_string).collect();
-    let record = format!("[FEN \"{}\"]\n\n{} *\n", line.start, moves.join(" "));
-    let config = RefereeConfig {
-        rules: RuleConfig::with_occurrences(2),
-        first_decision: false,
+    let rules = Rules {
         move_limit: None,
+        ..Rules::arbiter(2)
     };
-    let reports = referee::judge_bytes("rulecheck", record.as_bytes(), config);
-    let Some(decision) = reports.first().and_then(|r| r.decision()) else {
+    let mut game = Adjudicator::new(line.start.clone(), rules);
+    for &m in &line.moves {
+        if game.play(m).is_err() {
+            // The line's moves were checked when it was read.
+            return 0;
+        }
+    }
+    let Some(decision) = game.ending(true).decision else {
         return 0;
     };
     if !matches!(decision.reason, Reason::Repetition(_)) {

@@ -14,12 +14,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use xq::arena::openings::{self, Opening};
 use xq::eval::EvalChoice;
-use xq::judge::{RuleConfig, Verdict};
+use xq::judge::Verdict;
 use xq::movegen::legal_moves;
 use xq::moves::Move;
 use xq::nnue::Network;
 use xq::position::Position;
-use xq::referee::Adjudicator;
+use xq::referee::{Adjudicator, Rules};
 use xq::search::ordering::Heuristics;
 use xq::search::score::Score;
 use xq::search::time::Limits;
@@ -186,6 +186,13 @@ impl Player {
     }
 }
 
+/// The referee's rules for a generated game: the first ruling ends it (3 occurrences make a
+/// repetition), and it is drawn at 300 plies.
+const RULES: Rules = Rules {
+    ply_limit: Some(300),
+    ..Rules::first_decision(3)
+};
+
 /// The start of a game: with probability `share` a line of `lines` and 0-2 random plies, else
 /// 6-10 random plies from the start position; `None` if a side got mated on the way or a line's
 /// move is illegal.
@@ -193,7 +200,7 @@ fn random_opening(rng: &mut SplitMix, lines: &[Opening], share: f64) -> Option<A
     let from_lines = !lines.is_empty() && (rng.below(1 << 20) as f64) < share * f64::from(1 << 20);
     let (mut game, plies) = if from_lines {
         let line = &lines[rng.below(lines.len() as u64) as usize];
-        let mut game = Adjudicator::new(line.start.clone(), RuleConfig::default());
+        let mut game = Adjudicator::new(line.start.clone(), RULES);
         for &m in &line.moves {
             if game.play(m).ok()?.is_some() {
                 return None;
@@ -201,7 +208,7 @@ fn random_opening(rng: &mut SplitMix, lines: &[Opening], share: f64) -> Option<A
         }
         (game, rng.below(3))
     } else {
-        let game = Adjudicator::new(Position::startpos(), RuleConfig::default());
+        let game = Adjudicator::new(Position::startpos(), RULES);
         (game, 6 + rng.below(5))
     };
     for _ in 0..plies {
@@ -239,10 +246,7 @@ fn play_game(
         if let Some(d) = game.decision() {
             break d.verdict;
         }
-        let ply = game.history().plies();
-        if ply >= 300 {
-            break Verdict::Draw;
-        }
+        let ply = game.plies();
         let pos = game.history().position().clone();
         let stm = pos.side_to_move();
         let Some((m, score)) = player.think(&game, nodes) else {

@@ -6,10 +6,11 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use xq::fen;
-use xq::judge::{History, RuleConfig, judge_before_reply};
+use xq::judge::{History, Verdict, judge_before_reply};
 use xq::moves::Move;
 use xq::position::Position;
-use xq::referee::Adjudicator;
+use xq::referee::words::explain_ruling;
+use xq::referee::{Adjudicator, Decision, Reason, Rules, RulingReport};
 use xq::square::{Color, File, Rank, Square};
 
 /// One row of `diagrams.tsv`.
@@ -221,8 +222,8 @@ fn case_text(out: &mut String, case: &Case, diagram_fen: Option<&str>) -> Result
         };
         position_block(out, label, &case.fen)?
     };
-    let config = RuleConfig::with_occurrences(2);
-    let mut history = History::new(start.clone(), config.rules);
+    let config = Rules::first_decision(2);
+    let mut history = History::new(start.clone(), config.judge());
     let mut referee = Adjudicator::new(start.clone(), config);
     for (i, text) in case.moves.iter().enumerate() {
         let m: Move = text
@@ -247,7 +248,7 @@ fn case_text(out: &mut String, case: &Case, diagram_fen: Option<&str>) -> Result
         );
     }
     let _ = writeln!(out, "Expected result: {}", case.result);
-    let ruling = judge_before_reply(&history, config.occurrences);
+    let ruling = judge_before_reply(&history, config.repetitions);
     let got = ruling.verdict.to_string();
     let agreement = if got == case.result {
         "agrees"
@@ -258,7 +259,23 @@ fn case_text(out: &mut String, case: &Case, diagram_fen: Option<&str>) -> Result
         out,
         "Judge (position before the last move): {got} ({agreement})"
     );
-    for line in ruling.explain(&history).lines() {
+    let words = match ruling.verdict {
+        Verdict::Undecided => format!("no repetition at ply {}", ruling.ply),
+        verdict => {
+            // Judged as a record that ends at the ruled position.
+            let (provisional, ply) = (ruling.is_provisional(), ruling.ply);
+            let decision = Decision {
+                verdict,
+                ply,
+                reason: Reason::Repetition(ruling),
+            };
+            let report = RulingReport::new(&history, decision, provisional, ply);
+            let mut text = String::new();
+            explain_ruling(&mut text, &report, &[], &[]);
+            text
+        }
+    };
+    for line in words.lines() {
         let _ = writeln!(out, "    {line}");
     }
     let referee_text = referee

@@ -5,11 +5,10 @@
 use super::Player;
 use crate::data::{self, DRAW, LOSS, WIN};
 use std::path::PathBuf;
-use xq::judge::RuleConfig;
 use xq::moves::Move;
 use xq::position::Position;
 use xq::record::{self, RecordedResult};
-use xq::referee::Adjudicator;
+use xq::referee::{Adjudicator, Rules};
 
 /// A recorded game with a result: where it starts, its moves, who won.
 #[derive(Clone, Debug)]
@@ -75,7 +74,7 @@ pub fn score_game(
     skip: usize,
 ) -> Vec<[u8; 32]> {
     player.new_game();
-    let mut replay = Adjudicator::new(game.start.clone(), RuleConfig::default());
+    let mut replay = Adjudicator::new(game.start.clone(), Rules::first_decision(3));
     let mut records = Vec::new();
     for (ply, &recorded) in game.moves.iter().enumerate() {
         if replay.decision().is_some() {

@@ -1,0 +1,303 @@
+//! The [`Adjudicator`]: follows one game move by move through the judge's history and decides
+//! every ending — checkmate, stalemate, a repetition ruled by the WXF rules (a forbidden one the
+//! violator kept on with included), the move-count rule and a cap on the game's length — both as
+//! the game is played and as a record that stops somewhere.
+
+use super::events::{EventLog, RepetitionEvent};
+use super::report::RulingReport;
+use super::words::explain_ruling;
+use super::{Decision, Reason, Rules};
+use crate::judge::{
+    History, Ruling, Verdict, judge_at, judge_end_of_record, keeps_up, losing_moves,
+};
+use crate::movegen::no_legal_moves;
+use crate::moves::{IllegalMove, Move};
+use crate::position::Position;
+
+/// How a game record ended, as the referee reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ending {
+    /// The decision, if the referee can make one.
+    pub decision: Option<Decision>,
+    /// The decision rests on a move whose reply the record does not give.
+    pub provisional: bool,
+}
+
+/// Follows one game and decides it: the decision that ends the game as it is played (what a
+/// match stops at), the ending of a record that stops where the game stands, and every
+/// repetition on the way.
+#[derive(Clone)]
+pub struct Adjudicator {
+    history: History,
+    rules: Rules,
+    decision: Option<Decision>,
+    events: EventLog,
+}
+
+impl Adjudicator {
+    /// Starts a game at `start`; the side to move there may already be mated.
+    pub fn new(start: Position, rules: Rules) -> Adjudicator {
+        let history = History::new(start, rules.judge());
+        let mut a = Adjudicator {
+            history,
+            rules,
+            decision: None,
+            events: EventLog::default(),
+        };
+        a.decision = a.terminal_state();
+        a
+    }
+
+    /// The judge's history of the game so far (statuses, pieces' identities).
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// The rules the game is decided by.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Where the game starts.
+    pub fn start(&self) -> &Position {
+        self.history.position_at(0)
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        self.history.position()
+    }
+
+    /// How many moves have been played.
+    pub fn plies(&self) -> usize {
+        self.history.plies()
+    }
+
+    /// The moves played, the first move first.
+    pub fn moves(&self) -> Vec<Move> {
+        self.history.records()[1..]
+            .iter()
+            .filter_map(|r| r.mv)
+            .collect()
+    }
+
+    /// The decision that ends the game as it is played, once there is one: checkmate or
+    /// stalemate; a repetition (with `first_decision`, the first one ruled; otherwise a forbidden
+    /// repetition the violator kept on with); the move-count rule; the cap on plies.
+    pub fn decision(&self) -> Option<&Decision> {
+        self.decision.as_ref()
+    }
+
+    /// Plays a move. After the game is decided, moves are still replayed (and checked for
+    /// legality) and their repetitions noted, but the first decision stands.
+    pub fn play(&mut self, m: Move) -> Result<Option<&Decision>, IllegalMove> {
+        let mover = self.history.position().side_to_move();
+        self.history.push(m)?;
+        let ply = self.history.plies();
+        let history = &self.history;
+        // The move before has its reply now: a keep-up read before it is settled.
+        self.events.settle(ply - 1, |latest| {
+            latest
+                .violator_cycle()
+                .is_some_and(|cycle| keeps_up(history, ply - 1, cycle))
+        });
+        let terminal = self.terminal_state();
+        let ruling = match terminal {
+            Some(_) => None,
+            None => Some(judge_at(&self.history, ply, self.rules.repetitions))
+                .filter(|r| r.verdict != Verdict::Undecided),
+        };
+        let history = &self.history;
+        self.events.note(ply, mover, ruling.clone(), |latest| {
+            latest
+                .violator_cycle()
+                .is_some_and(|cycle| keeps_up(history, ply, cycle))
+        });
+        if self.decision.is_none() {
+            self.decision = terminal
+                .or_else(|| self.ruled_ending(ruling))
+                .or_else(|| self.limit_reached());
+        }
+        Ok(self.decision.as_ref())
+    }
+
+    /// The repetitions met so far, each with what came after it.
+    pub fn events(&self) -> &[RepetitionEvent] {
+        self.events.events()
+    }
+
+    /// Whether the side to move has no legal move now: mated or stalemated, with the decision.
+    pub fn terminal(&self) -> Option<Decision> {
+        self.terminal_state()
+    }
+
+    /// The moves of the side to move that would complete a repetition it loses (sent to UCCI
+    /// engines as `banmoves`).
+    pub fn losing_moves(&self) -> Vec<Move> {
+        losing_moves(&self.history, self.rules.repetitions)
+    }
+
+    /// A decision in the referee's words, as `xq referee` explains it (moves in ICCS): who wins
+    /// and why, the rule cited, each side's cycle and the pieces chased.
+    pub fn explain(&self, decision: &Decision) -> String {
+        let report = RulingReport::new(&self.history, decision.clone(), false, self.plies());
+        let mut text = String::new();
+        explain_ruling(&mut text, &report, self.events(), &[]);
+        text
+    }
+
+    /// How a record that stops here ended; `complete` says the record really ends here (every
+    /// recorded move was read and replayed), so that a repetition it ends in can be ruled.
+    ///
+    /// With `first_decision`, the first decision, else a repetition the record ends in judged
+    /// with the last move's reply unknown (provisional). Otherwise as an arbiter reads it: a mate
+    /// or stalemate on the board at the end; else a forbidden repetition the violator kept on
+    /// with; else a repetition (or a violation kept up on other squares) the record ends in; else
+    /// the move-count rule, reached in the stretch without a capture the record ends in; else the
+    /// cap on plies; else nothing (the record's result stands).
+    pub fn ending(&self, complete: bool) -> Ending {
+        if self.rules.first_decision {
+            return match &self.decision {
+                Some(d) => Ending {
+                    decision: Some(d.clone()),
+                    provisional: false,
+                },
+                None => self.end_of_record(complete),
+            };
+        }
+        let plies = self.plies();
+        let settled = |decision| Ending {
+            decision: Some(decision),
+            provisional: false,
+        };
+        if let Some(end) = self.terminal() {
+            return settled(end);
+        }
+        if let Some(kept) = self.events().iter().find_map(|e| e.kept_on.as_ref()) {
+            return settled(repetition(kept, kept.ply));
+        }
+        if complete
+            && let Some(open) = self
+                .events()
+                .last()
+                .filter(|e| e.varied.is_none() && e.ruled_anew.is_none() && e.last_ply == plies)
+        {
+            return match open.kept_up {
+                // The violator kept its violation up on other squares to the end of the record;
+                // a keep-up at the last move rests on a move whose reply is unknown.
+                Some((_, last)) => Ending {
+                    decision: Some(repetition(&open.latest, plies)),
+                    provisional: last == plies && !self.history.is_settled(last),
+                },
+                None => settled(repetition(&open.latest, open.latest.ply)),
+            };
+        }
+        let end = self.end_of_record(complete);
+        if end.decision.is_some() {
+            return end;
+        }
+        if let Some(limit) = self.move_limit_at_end() {
+            return settled(limit);
+        }
+        match self.ply_limit() {
+            Some(cap) => settled(cap),
+            None => end,
+        }
+    }
+
+    /// A repetition the record ends in, judged with the last move's reply unknown.
+    fn end_of_record(&self, complete: bool) -> Ending {
+        match judge_end_of_record(&self.history, self.rules.repetitions) {
+            Some(ruling) if complete && ruling.verdict != Verdict::Undecided => Ending {
+                decision: Some(repetition(&ruling, ruling.ply)),
+                provisional: true,
+            },
+            _ => Ending {
+                decision: None,
+                provisional: false,
+            },
+        }
+    }
+
+    /// The ending a ruling makes as the game is played: with `first_decision` every ruling,
+    /// otherwise only a forbidden repetition the violator kept on with.
+    fn ruled_ending(&self, ruling: Option<Ruling>) -> Option<Decision> {
+        if self.rules.first_decision {
+            return ruling.map(|r| repetition(&r, r.ply));
+        }
+        let ply = self.plies();
+        self.events()
+            .iter()
+            .find_map(|e| e.kept_on.as_ref().filter(|k| k.ply == ply))
+            .map(|kept| repetition(kept, ply))
+    }
+
+    /// The move-count rule or the cap on plies, reached with the move just played.
+    fn limit_reached(&self) -> Option<Decision> {
+        self.move_limit_at_end().or_else(|| self.ply_limit())
+    }
+
+    /// The move-count rule, if the stretch without a capture the game stands in has reached it:
+    /// decided at the ply where it was reached.
+    fn move_limit_at_end(&self) -> Option<Decision> {
+        self.move_limit_decision(self.plies_without_capture())
+    }
+
+    fn move_limit_decision(&self, quiet: usize) -> Option<Decision> {
+        let limit = self.rules.move_limit?;
+        let needed = 2 * limit as usize;
+        (quiet >= needed).then(|| Decision {
+            verdict: Verdict::Draw,
+            ply: self.plies() - quiet + needed,
+            reason: Reason::MoveLimit(limit),
+        })
+    }
+
+    /// The cap on plies, once the game has reached it.
+    fn ply_limit(&self) -> Option<Decision> {
+        let cap = self.rules.ply_limit?;
+        (self.plies() >= cap as usize).then_some(Decision {
+            verdict: Verdict::Draw,
+            ply: cap as usize,
+            reason: Reason::PlyLimit(cap),
+        })
+    }
+
+    /// How many plies at the end of the game have captured nothing.
+    fn plies_without_capture(&self) -> usize {
+        let records = self.history.records();
+        (1..records.len())
+            .rev()
+            .take_while(|&ply| {
+                records[ply]
+                    .mv
+                    .is_some_and(|m| self.history.position_at(ply - 1).piece_at(m.to()).is_none())
+            })
+            .count()
+    }
+
+    fn terminal_state(&self) -> Option<Decision> {
+        let pos = self.history.position();
+        if !no_legal_moves(pos) {
+            return None;
+        }
+        Some(Decision {
+            verdict: Verdict::Win(pos.side_to_move().flip()),
+            ply: self.history.plies(),
+            reason: if pos.in_check() {
+                Reason::Checkmate
+            } else {
+                Reason::Stalemate
+            },
+        })
+    }
+}
+
+/// The decision a repetition ruling makes, decided at `ply`.
+fn repetition(ruling: &Ruling, ply: usize) -> Decision {
+    Decision {
+        verdict: ruling.verdict,
+        ply,
+        reason: Reason::Repetition(ruling.clone()),
+    }
+}

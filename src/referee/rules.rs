@@ -1,0 +1,96 @@
+//! `Rules`: how the referee rules a game — the repetition rules the judge reads, how many
+//! occurrences make a repetition, whether the first ruling ends the game, the move-count rule and
+//! a cap on the game's length.
+
+use crate::judge::{self, ProtectionPolicy, RuleSet};
+
+/// The move-count rule's default: moves by each side without a capture that draw the game. The
+/// Chinese Xiangqi Association's rules (自然限着) draw after 60 moves by each side without a
+/// capture (events may lower it); the Asian rules as online sites apply them use 50; 60 is the
+/// common count (also 120 plies in Pikafish), and `--move-limit` sets another.
+pub const DEFAULT_MOVE_LIMIT: u32 = 60;
+
+/// The numbers of occurrences of a position a repetition may be set to take, on the command line
+/// (`--repetitions`) and in the Python module alike.
+pub const REPETITIONS: std::ops::RangeInclusive<u32> = 2..=100;
+
+/// How the referee decides a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    /// The body of repetition rules.
+    pub set: RuleSet,
+    /// How protection is judged.
+    pub protection: ProtectionPolicy,
+    /// How many times a position must have occurred (counting the latest) to make a repetition:
+    /// 2 is the first recurrence, 3 the usual game rule.
+    pub repetitions: u32,
+    /// The first ruling is the game's result (the WXF case suite's convention, and what a match
+    /// stops at). Otherwise a forbidden repetition obliges the violator to change moves and ends
+    /// the game only if the violator keeps on or the record ends in it.
+    pub first_decision: bool,
+    /// Moves by each side without a capture that draw the game (`None`: no move-count rule).
+    pub move_limit: Option<u32>,
+    /// Plies in all after which the game is drawn (`None`: no cap); a match's guard against
+    /// endless games, not a rule of the game.
+    pub ply_limit: Option<u32>,
+}
+
+impl Rules {
+    /// The ending of a record as an arbiter reads it: WXF rules, `repetitions` occurrences, the
+    /// default move-count rule.
+    pub const fn arbiter(repetitions: u32) -> Rules {
+        Rules {
+            set: RuleSet::Wxf,
+            protection: ProtectionPolicy::SurvivingScreen,
+            repetitions,
+            first_decision: false,
+            move_limit: Some(DEFAULT_MOVE_LIMIT),
+            ply_limit: None,
+        }
+    }
+
+    /// The first ruling as the result, no move-count rule (the WXF case suite's convention).
+    pub const fn first_decision(repetitions: u32) -> Rules {
+        Rules {
+            first_decision: true,
+            move_limit: None,
+            ..Rules::arbiter(repetitions)
+        }
+    }
+
+    /// The rules the judge's history is built with.
+    pub const fn judge(&self) -> judge::Rules {
+        judge::Rules {
+            set: self.set,
+            protection: self.protection,
+        }
+    }
+
+    /// The number of plies without a capture that the move-count rule allows, if there is one.
+    pub fn quiet_plies(&self) -> Option<usize> {
+        self.move_limit.map(|moves| 2 * moves as usize)
+    }
+}
+
+impl Default for Rules {
+    /// [`Rules::arbiter`] with 3 occurrences: what `xq referee` applies.
+    fn default() -> Rules {
+        Rules::arbiter(3)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_the_arbiter_with_three_occurrences() {
+        let rules = Rules::default();
+        assert_eq!(rules.judge(), judge::Rules::WXF);
+        assert_eq!(rules.repetitions, 3);
+        assert_eq!(rules.quiet_plies(), Some(120));
+        assert!(!rules.first_decision);
+        let suite = Rules::first_decision(2);
+        assert!(suite.first_decision && suite.move_limit.is_none());
+    }
+}
