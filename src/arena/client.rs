@@ -10,7 +10,7 @@ use super::wire::{
     read_best_move, read_info, read_lines,
 };
 use crate::fen;
-use crate::judge::History;
+use crate::game::Game;
 use crate::moves::Move;
 use crate::position::Position;
 use std::fmt;
@@ -368,12 +368,14 @@ impl Client {
         Ok(())
     }
 
-    /// Sends the game so far and `go`, and waits for the move until `deadline`. On a timeout it
-    /// sends `stop` and leaves the search marked unfinished for [`Client::new_game`] to clear.
-    /// `banned` goes out as UCCI `banmoves` (UCI has no such command).
+    /// Sends the game so far (`moves` from `start`) and `go`, and waits for the move until
+    /// `deadline`. On a timeout it sends `stop` and leaves the search marked unfinished for
+    /// [`Client::new_game`] to clear. `banned` goes out as UCCI `banmoves` (UCI has no such
+    /// command).
     pub fn search(
         &mut self,
-        history: &History,
+        start: &Position,
+        moves: &[Move],
         banned: &[Move],
         limit: GoLimit,
         deadline: Instant,
@@ -384,13 +386,18 @@ impl Client {
                 waiting_for: "bestmove",
             });
         }
-        let position = self.position_command(history);
+        let position = self.position_command(start, moves);
         self.send(&position)?;
         if self.spec.protocol == Protocol::Ucci && !banned.is_empty() {
             let list: Vec<String> = banned.iter().map(|m| m.to_string()).collect();
             self.send(&format!("banmoves {}", list.join(" ")))?;
         }
-        let red_to_move = history.position().side_to_move() == crate::square::Color::Red;
+        let to_move = if moves.len() % 2 == 0 {
+            start.side_to_move()
+        } else {
+            start.side_to_move().flip()
+        };
+        let red_to_move = to_move == crate::square::Color::Red;
         let go = self.go_command(limit, red_to_move);
         self.send(&go)?;
         let sent = Instant::now();
@@ -429,17 +436,24 @@ impl Client {
         })
     }
 
-    fn position_command(&self, history: &History) -> String {
-        let moves: Vec<Move> = history.records()[1..].iter().filter_map(|r| r.mv).collect();
-        let from = match self.spec.protocol {
-            Protocol::Ucci => last_capture(history, &moves),
-            Protocol::Uci | Protocol::Uci1 => 0,
+    fn position_command(&self, start: &Position, moves: &[Move]) -> String {
+        // UCCI engines are sent the position after the last capture: a repetition cannot reach
+        // back past it.
+        let (from, base) = match self.spec.protocol {
+            Protocol::Ucci => match Game::replay(start.clone(), moves) {
+                Ok(game) => {
+                    let from = game.last_capture();
+                    (from, game.position_at(from).clone())
+                }
+                // Not a legal game: sent whole, for the engine to refuse.
+                Err(_) => (0, start.clone()),
+            },
+            Protocol::Uci | Protocol::Uci1 => (0, start.clone()),
         };
-        let base = history.position_at(from);
-        let mut cmd = if from == 0 && is_start(base) {
+        let mut cmd = if from == 0 && is_start(&base) {
             "position startpos".to_string()
         } else {
-            format!("position fen {}", fen::format(base))
+            format!("position fen {}", fen::format(&base))
         };
         if from < moves.len() {
             cmd.push_str(" moves");
@@ -624,12 +638,4 @@ fn end_group(child: &mut Child) {
 /// Whether `pos` is the standard start position (move counters aside).
 pub fn is_start(pos: &Position) -> bool {
     pos.key() == Position::startpos().key()
-}
-
-/// The number of moves up to and including the last capture (0 if none).
-fn last_capture(history: &History, moves: &[Move]) -> usize {
-    (0..moves.len())
-        .rev()
-        .find(|&i| history.position_at(i).captured(moves[i]).is_some())
-        .map_or(0, |i| i + 1)
 }
