@@ -38,9 +38,7 @@ impl Game {
 
     /// The current position.
     pub fn position(&self) -> &Position {
-        self.positions
-            .last()
-            .expect("a game has a start position")
+        self.positions.last().expect("a game has a start position")
     }
 
     /// The position after `ply` moves (0 = the start).
