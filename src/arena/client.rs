@@ -370,7 +370,7 @@ impl Client {
             let list: Vec<String> = banned.iter().map(|m| m.to_string()).collect();
             self.send(&format!("banmoves {}", list.join(" ")))?;
         }
-        let to_move = if moves.len() % 2 == 0 {
+        let to_move = if moves.len().is_multiple_of(2) {
             start.side_to_move()
         } else {
             start.side_to_move().flip()
