@@ -321,9 +321,11 @@ impl Engine {
             .file
             .as_ref()
             .map_or_else(|| Book::embedded(), |(_, book)| book.as_ref());
+        let losing = crate::judge::losing_moves(&self.history, crate::book::REPETITIONS);
         book.choose(
-            &self.history,
+            self.history.position(),
             &self.banned,
+            &losing,
             self.book.variety,
             &mut self.rng,
         )

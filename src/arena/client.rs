@@ -2,24 +2,25 @@
 //! speaks UCI): start-up handshake, options, new games and one search at a time. A reader thread
 //! per process turns its output into lines on a channel, and every wait has a deadline, so a hung
 //! or dead engine is noticed instead of blocking the match. Each engine runs in its own process
-//! group, ended as a whole when the match is done with it, so nothing it started outlives it.
+//! group, ended as a whole when the match is done with it, so nothing it started outlives it
+//! ([`super::process`]); the `position` and `go` of a search are written by [`super::commands`].
 
+use super::commands::{go_command, position_command};
+use super::process::{QUIT_GRACE, end_group, spawn, wait_exit};
 use super::spec::{EngineSpec, Protocol, TimeUnit};
 use super::wire::{
     EngineOutput, EngineScore, MoveChoice, TrafficLog, is_best_move, is_refusal, option_name,
     read_best_move, read_info, read_lines,
 };
-use crate::fen;
-use crate::judge::History;
 use crate::moves::Move;
 use crate::position::Position;
 use std::fmt;
 use std::io::Write;
-use std::os::unix::process::CommandExt;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
-use std::thread;
 use std::time::{Duration, Instant};
+
+pub use super::commands::GoLimit;
 
 /// What went wrong with an engine process.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -151,22 +152,6 @@ pub struct Reply {
     pub elapsed: Duration,
 }
 
-/// The clock state sent with `go`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GoLimit {
-    /// Both clocks and increments, by colour index (Red = 0).
-    Clock {
-        /// Time left for Red and Black.
-        left: [Duration; 2],
-        /// Increment per move for Red and Black (they differ with time odds).
-        increment: [Duration; 2],
-    },
-    /// A node budget per move.
-    Nodes(u64),
-    /// A depth per move.
-    Depth(u32),
-}
-
 /// The most lines an engine may send while we wait for one answer (a search's `info` lines): far
 /// more than any engine sends in a move.
 const MAX_WAIT_LINES: usize = 200_000;
@@ -195,18 +180,11 @@ impl Client {
         log: Option<TrafficLog>,
         timeout: Duration,
     ) -> Result<Client, ClientError> {
-        let mut child = Command::new(&spec.program)
-            .args(&spec.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
-            .map_err(|e| ClientError::Spawn {
-                engine: spec.name.clone(),
-                program: spec.program.clone(),
-                error: e.to_string(),
-            })?;
+        let mut child = spawn(spec).map_err(|e| ClientError::Spawn {
+            engine: spec.name.clone(),
+            program: spec.program.clone(),
+            error: e.to_string(),
+        })?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             end_group(&mut child);
             return Err(ClientError::Spawn {
@@ -368,12 +346,14 @@ impl Client {
         Ok(())
     }
 
-    /// Sends the game so far and `go`, and waits for the move until `deadline`. On a timeout it
-    /// sends `stop` and leaves the search marked unfinished for [`Client::new_game`] to clear.
-    /// `banned` goes out as UCCI `banmoves` (UCI has no such command).
+    /// Sends the game so far (`moves` from `start`) and `go`, and waits for the move until
+    /// `deadline`. On a timeout it sends `stop` and leaves the search marked unfinished for
+    /// [`Client::new_game`] to clear. `banned` goes out as UCCI `banmoves` (UCI has no such
+    /// command).
     pub fn search(
         &mut self,
-        history: &History,
+        start: &Position,
+        moves: &[Move],
         banned: &[Move],
         limit: GoLimit,
         deadline: Instant,
@@ -384,14 +364,18 @@ impl Client {
                 waiting_for: "bestmove",
             });
         }
-        let position = self.position_command(history);
+        let position = position_command(self.spec.protocol, start, moves);
         self.send(&position)?;
         if self.spec.protocol == Protocol::Ucci && !banned.is_empty() {
             let list: Vec<String> = banned.iter().map(|m| m.to_string()).collect();
             self.send(&format!("banmoves {}", list.join(" ")))?;
         }
-        let red_to_move = history.position().side_to_move() == crate::square::Color::Red;
-        let go = self.go_command(limit, red_to_move);
+        let to_move = if moves.len().is_multiple_of(2) {
+            start.side_to_move()
+        } else {
+            start.side_to_move().flip()
+        };
+        let go = go_command(self.spec.protocol, self.millis, limit, to_move);
         self.send(&go)?;
         let sent = Instant::now();
         self.searching = true;
@@ -427,73 +411,6 @@ impl Client {
             depth,
             elapsed: at.saturating_duration_since(sent),
         })
-    }
-
-    fn position_command(&self, history: &History) -> String {
-        let moves: Vec<Move> = history.records()[1..].iter().filter_map(|r| r.mv).collect();
-        let from = match self.spec.protocol {
-            Protocol::Ucci => last_capture(history, &moves),
-            Protocol::Uci | Protocol::Uci1 => 0,
-        };
-        let base = history.position_at(from);
-        let mut cmd = if from == 0 && is_start(base) {
-            "position startpos".to_string()
-        } else {
-            format!("position fen {}", fen::format(base))
-        };
-        if from < moves.len() {
-            cmd.push_str(" moves");
-            for m in &moves[from..] {
-                cmd.push(' ');
-                cmd.push_str(&m.text(self.spec.protocol.ranks()));
-            }
-        }
-        cmd
-    }
-
-    fn go_command(&self, limit: GoLimit, red_to_move: bool) -> String {
-        match limit {
-            GoLimit::Nodes(n) => format!("go nodes {n}"),
-            GoLimit::Depth(d) => format!("go depth {d}"),
-            GoLimit::Clock { left, increment } => {
-                let ms = |d: Duration| d.as_millis().max(1);
-                match self.spec.protocol {
-                    Protocol::Uci | Protocol::Uci1 => format!(
-                        "go wtime {} btime {} winc {} binc {}",
-                        ms(left[0]),
-                        ms(left[1]),
-                        increment[0].as_millis(),
-                        increment[1].as_millis()
-                    ),
-                    Protocol::Ucci => {
-                        let (us, them) = if red_to_move { (0, 1) } else { (1, 0) };
-                        // Seconds are rounded down (an increment under a second becomes 0), as
-                        // UCCI arbiters do; never round a clock up past what is left.
-                        let t = |d: Duration| {
-                            if self.millis {
-                                ms(d)
-                            } else {
-                                u128::from(d.as_secs())
-                            }
-                        };
-                        let inc = |d: Duration| {
-                            if self.millis {
-                                d.as_millis()
-                            } else {
-                                u128::from(d.as_secs())
-                            }
-                        };
-                        format!(
-                            "go time {} increment {} opptime {} oppincrement {}",
-                            t(left[us]),
-                            inc(increment[us]),
-                            t(left[them]),
-                            inc(increment[them])
-                        )
-                    }
-                }
-            }
-        }
     }
 
     fn send(&mut self, line: &str) -> Result<(), ClientError> {
@@ -581,55 +498,8 @@ impl Drop for Client {
     fn drop(&mut self) {
         if !self.broken && !self.searching {
             let _ = self.send("quit");
-            let until = Instant::now() + QUIT_GRACE;
-            while Instant::now() < until {
-                if let Ok(Some(_)) = self.child.try_wait() {
-                    break;
-                }
-                thread::sleep(Duration::from_millis(10));
-            }
+            wait_exit(&mut self.child, QUIT_GRACE);
         }
         end_group(&mut self.child);
     }
-}
-
-/// How long an engine has to exit after `quit`.
-const QUIT_GRACE: Duration = Duration::from_millis(500);
-/// How long an engine's process group has to end after TERM before it is killed.
-const TERM_GRACE: Duration = Duration::from_millis(500);
-
-/// Ends the engine's process group (the engine and every process it started that stayed in it):
-/// TERM, then KILL for whatever is left after [`TERM_GRACE`]; the engine itself is reaped.
-fn end_group(child: &mut Child) {
-    use rustix::process::{Pid, Signal, kill_process_group, test_kill_process_group};
-    // The engine was started as the leader of a group of its own, whose id is its process id.
-    let group = Pid::from_child(child);
-    let _ = kill_process_group(group, Signal::TERM);
-    let until = Instant::now() + TERM_GRACE;
-    loop {
-        let engine_gone = matches!(child.try_wait(), Ok(Some(_)));
-        if engine_gone && test_kill_process_group(group).is_err() {
-            return;
-        }
-        if Instant::now() >= until {
-            break;
-        }
-        thread::sleep(Duration::from_millis(10));
-    }
-    let _ = kill_process_group(group, Signal::KILL);
-    let _ = child.kill();
-    let _ = child.wait();
-}
-
-/// Whether `pos` is the standard start position (move counters aside).
-pub fn is_start(pos: &Position) -> bool {
-    pos.key() == Position::startpos().key()
-}
-
-/// The number of moves up to and including the last capture (0 if none).
-fn last_capture(history: &History, moves: &[Move]) -> usize {
-    (0..moves.len())
-        .rev()
-        .find(|&i| history.position_at(i).captured(moves[i]).is_some())
-        .map_or(0, |i| i + 1)
 }

@@ -325,7 +325,7 @@ pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> 
         };
         let deadline = Instant::now() + budget;
         let ply = plies + 1;
-        let reply = match client.search(adjudicator.history(), &banned, limit, deadline) {
+        let reply = match client.search(&record.start, &record.moves, &banned, limit, deadline) {
             Ok(reply) => reply,
             Err(e) => {
                 let (end, detail) = match &e {

@@ -23,10 +23,12 @@
 
 pub mod cli;
 pub mod client;
+pub mod commands;
 pub mod fake;
 pub mod game;
 pub mod openings;
 pub mod pgn;
+mod process;
 pub mod spec;
 pub mod stats;
 pub mod tournament;

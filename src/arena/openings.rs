@@ -14,7 +14,7 @@
 //! move at most [`MAX_MOVE_BYTES`], and an error quotes only the start of what it refuses.
 
 use crate::fen::{self, FenError};
-use crate::judge::{History, Rules};
+use crate::game::Game;
 use crate::movegen::count_legal;
 use crate::moves::{IllegalMove, Move, MoveTextError};
 use crate::position::Position;
@@ -290,11 +290,8 @@ pub fn parse_records(
 /// The opening of `moves` from `start`, replayed: an illegal move or a line that leaves no move
 /// to play is refused.
 fn checked(start: Position, moves: Vec<Move>, line: usize) -> Result<Opening, OpeningErrorKind> {
-    let mut history = History::new(start.clone(), Rules::default());
-    for &m in &moves {
-        history.push(m).map_err(OpeningErrorKind::Illegal)?;
-    }
-    if count_legal(history.position()) == 0 {
+    let game = Game::replay(start.clone(), &moves).map_err(OpeningErrorKind::Illegal)?;
+    if count_legal(game.position()) == 0 {
         return Err(OpeningErrorKind::NoMoves);
     }
     Ok(Opening { start, moves, line })

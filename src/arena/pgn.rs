@@ -4,7 +4,7 @@
 //! tag when the game does not start from the standard position, and the reason for the result in
 //! the `Termination` tag and a closing comment.
 
-use super::client::is_start;
+use super::commands::is_start;
 use super::game::PlayedGame;
 use super::spec::ClockSpec;
 use crate::fen;

@@ -5,9 +5,10 @@ use super::build::{BuildSettings, Builder};
 use super::{Book, format};
 use crate::clip::printable;
 use crate::fen;
-use crate::judge::{History, Rules};
+use crate::game::Game;
 use crate::moves::Move;
 use crate::record::files::{expand, input_written_by, read_game_file};
+use crate::referee::Adjudicator;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -141,18 +142,18 @@ fn probe(book: Option<&str>, fen_text: Option<&str>, moves: &[String]) -> ExitCo
         },
         None => crate::position::Position::startpos(),
     };
-    let mut history = History::new(start, Rules::default());
+    let mut game = Game::new(start);
     for (i, text) in moves.iter().filter(|t| !t.is_empty()).enumerate() {
         let played = text
             .parse::<Move>()
             .map_err(|e| e.to_string())
-            .and_then(|m| history.push(m).map_err(|e| e.to_string()));
+            .and_then(|m| game.push(m).map_err(|e| e.to_string()));
         if let Err(e) = played {
             eprintln!("error: move {} ({text}): {e}", i + 1);
             return ExitCode::from(2);
         }
     }
-    let pos = history.position();
+    let pos = game.position();
     println!("position {pos}");
     let found = book.probe(pos);
     if found.is_empty() {
@@ -160,7 +161,7 @@ fn probe(book: Option<&str>, fen_text: Option<&str>, moves: &[String]) -> ExitCo
         return ExitCode::SUCCESS;
     }
     let chosen: Vec<Move> = book
-        .candidates(&history, &[], super::DEFAULT_VARIETY)
+        .candidates(pos, &[], &losing_moves(&game), super::DEFAULT_VARIETY)
         .iter()
         .map(|(m, _)| m.mv)
         .collect();
@@ -180,4 +181,17 @@ fn probe(book: Option<&str>, fen_text: Option<&str>, moves: &[String]) -> ExitCo
         );
     }
     ExitCode::SUCCESS
+}
+
+/// The moves of the side to move that would complete a repetition it loses, as the referee rules
+/// them with its default rules ([`super::REPETITIONS`] occurrences).
+pub(super) fn losing_moves(game: &Game) -> Vec<Move> {
+    let mut referee = Adjudicator::new(game.start().clone(), Default::default());
+    for &m in game.moves() {
+        if referee.play(m).is_err() {
+            // A game's moves are legal; the referee plays the same moves.
+            return Vec::new();
+        }
+    }
+    referee.losing_moves()
 }

@@ -2,7 +2,8 @@
 //! played and how those games ended. Positions are folded left–right (a line and its mirror image
 //! share their entries), so the book finds a mirrored line too. The engine asks it for a move
 //! ([`Book::choose`]): a weighted random choice among the moves masters played often enough and
-//! with results close to the best, never one the judge rules a losing repetition.
+//! with results close to the best, never one the caller names as a lost repetition (the moves the
+//! judge rules so at [`REPETITIONS`] occurrences).
 //!
 //! The binary format is in `src/book/FORMAT.md`; the book built into the binary
 //! (`src/book/master.xqb`) and how it was built are described there too.
@@ -11,8 +12,6 @@ pub mod build;
 pub mod cli;
 pub mod format;
 
-use crate::judge::History;
-use crate::judge::repetition::losing_moves;
 use crate::moves::Move;
 use crate::position::Position;
 use rand::Rng;
@@ -76,8 +75,9 @@ pub const PRIOR_GAMES: f64 = 10.0;
 pub const MIN_SHARE: f64 = 0.05;
 /// ... and if its shrunk score is at most this far below the best shrunk score among those.
 pub const MAX_SCORE_DROP: f64 = 0.08;
-/// Occurrences of a position that complete a repetition, as a referee counts them.
-const REPETITIONS: u32 = 3;
+/// Occurrences of a position that complete a repetition, as a referee counts them: the lost
+/// repetitions a book move must not complete are the judge's at this count.
+pub const REPETITIONS: u32 = 3;
 /// The default of the `BookVariety` option.
 pub const DEFAULT_VARIETY: u32 = 50;
 
@@ -199,16 +199,17 @@ impl Book {
 
     /// The moves [`Book::choose`] picks from, with their weights for `variety` (0–100): moves
     /// played in at least [`MIN_SHARE`] of the position's games whose shrunk score is within
-    /// [`MAX_SCORE_DROP`] of the best, less the moves in `avoid` and those the judge rules a lost
-    /// repetition. The weight is `games ^ (2 - variety / 50)`: at 0 the main line nearly always,
+    /// [`MAX_SCORE_DROP`] of the best, less the moves in `avoid` and in `losing` (those that would
+    /// complete a repetition the side to move loses). The weight is `games ^ (2 - variety / 50)`: at 0 the main line nearly always,
     /// at 50 in proportion to how often masters played each, at 100 all alike.
     pub fn candidates(
         &self,
-        history: &History,
+        pos: &Position,
         avoid: &[Move],
+        losing: &[Move],
         variety: u32,
     ) -> Vec<(BookMove, f64)> {
-        let moves = self.probe(history.position());
+        let moves = self.probe(pos);
         let total: u32 = moves.iter().map(|m| m.games).sum();
         let often: Vec<BookMove> = moves
             .into_iter()
@@ -218,11 +219,6 @@ impl Book {
             .iter()
             .map(BookMove::shrunk_score)
             .fold(f64::NEG_INFINITY, f64::max);
-        let losing = if often.is_empty() {
-            Vec::new()
-        } else {
-            losing_moves(history, REPETITIONS)
-        };
         let power = 2.0 - variety.min(100) as f64 / 50.0;
         often
             .into_iter()
@@ -232,15 +228,16 @@ impl Book {
             .collect()
     }
 
-    /// A move for the game's current position, or `None` when the book has none worth playing.
+    /// A move for `pos` from [`Book::candidates`], or `None` when the book has none worth playing.
     pub fn choose(
         &self,
-        history: &History,
+        pos: &Position,
         avoid: &[Move],
+        losing: &[Move],
         variety: u32,
         rng: &mut impl Rng,
     ) -> Option<BookMove> {
-        let candidates = self.candidates(history, avoid, variety);
+        let candidates = self.candidates(pos, avoid, losing, variety);
         let total: f64 = candidates.iter().map(|(_, w)| w).sum();
         if candidates.is_empty() || total.is_nan() || total <= 0.0 {
             return None;
@@ -256,7 +253,6 @@ impl Book {
         }
         // In a position that is its own mirror image the book keeps one of each pair of mirrored
         // moves; either side of the board is the same move, so pick one at random.
-        let pos = history.position();
         if pos.key() == pos.mirror().key() && rng.random::<bool>() {
             let mirrored = chosen.mv.mirror();
             if pos.is_legal(mirrored) && !avoid.contains(&mirrored) {

@@ -2,9 +2,10 @@
 //! choice and its repetition guard, and the binary form.
 
 use super::build::{BuildSettings, Builder};
+use super::cli::losing_moves;
 use super::*;
 use crate::fen;
-use crate::judge::Rules;
+use crate::game::Game;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
@@ -127,11 +128,11 @@ fn the_binary_form_round_trips_and_refuses_damage() {
 #[test]
 fn the_choice_follows_variety_and_never_repeats_into_a_loss() {
     let book = Book::embedded();
-    let history = History::new(Position::startpos(), Rules::default());
+    let start = Position::startpos();
     let mut rng = SmallRng::seed_from_u64(1);
     // Variety 50: several first moves over many draws, each one the book offers.
     let offered: Vec<Move> = book
-        .candidates(&history, &[], DEFAULT_VARIETY)
+        .candidates(&start, &[], &[], DEFAULT_VARIETY)
         .iter()
         .map(|(m, _)| m.mv)
         .collect();
@@ -139,7 +140,7 @@ fn the_choice_follows_variety_and_never_repeats_into_a_loss() {
     let mut seen = std::collections::HashSet::new();
     for _ in 0..200 {
         let m = book
-            .choose(&history, &[], DEFAULT_VARIETY, &mut rng)
+            .choose(&start, &[], &[], DEFAULT_VARIETY, &mut rng)
             .unwrap();
         // The start position is its own mirror: either side's move may come.
         assert!(offered.contains(&m.mv) || offered.contains(&m.mv.mirror()));
@@ -147,22 +148,19 @@ fn the_choice_follows_variety_and_never_repeats_into_a_loss() {
     }
     assert_eq!(seen.len(), 2 * offered.len(), "{seen:?}");
     // Variety 0 favours the most played move strongly; moves to avoid are never chosen.
-    let main = book.probe(history.position())[0].mv;
+    let main = book.probe(&start)[0].mv;
     let main_share = (0..200)
-        .map(|_| book.choose(&history, &[], 0, &mut rng).unwrap().mv)
+        .map(|_| book.choose(&start, &[], &[], 0, &mut rng).unwrap().mv)
         .filter(|&m| m == main || m == main.mirror())
         .count();
     assert!(main_share > 150, "{main_share}");
     for _ in 0..50 {
-        let m = book.choose(&history, &[main, main.mirror()], 50, &mut rng);
+        let m = book.choose(&start, &[main, main.mirror()], &[], 50, &mut rng);
         assert!(m.is_some_and(|m| m.mv != main && m.mv != main.mirror()));
     }
     // A position the book does not know: no move.
-    let unknown = History::new(
-        fen::parse("3k5/9/9/9/9/9/9/9/4R4/4K4 w").unwrap(),
-        Rules::default(),
-    );
-    assert_eq!(book.choose(&unknown, &[], 50, &mut rng), None);
+    let unknown = fen::parse("3k5/9/9/9/9/9/9/9/4R4/4K4 w").unwrap();
+    assert_eq!(book.choose(&unknown, &[], &[], 50, &mut rng), None);
 }
 
 #[test]
@@ -170,13 +168,13 @@ fn a_book_move_that_loses_by_repetition_is_not_chosen() {
     // A book whose only move in Diagram 1's position is the perpetual check h8h9, and a game
     // in which Red has already checked back and forth: h8h9 would now lose by repetition.
     let start = fen::parse("c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w").unwrap();
-    let mut history = History::new(start.clone(), Rules::default());
+    let mut game = Game::new(start.clone());
     for m in [
         "h8h9", "f9f8", "h9h8", "f8f9", "h8h9", "f9f8", "h9h8", "f8f9",
     ] {
-        history.push(mv(m)).unwrap();
+        game.push(mv(m)).unwrap();
     }
-    let (key, stored) = canonical(history.position(), mv("h8h9"));
+    let (key, stored) = canonical(game.position(), mv("h8h9"));
     let book = Book::from_entries(vec![Entry {
         key,
         mv: stored,
@@ -185,17 +183,26 @@ fn a_book_move_that_loses_by_repetition_is_not_chosen() {
         draws: 0,
         losses: 0,
     }]);
-    assert_eq!(book.probe(history.position())[0].mv, mv("h8h9"));
+    assert_eq!(book.probe(game.position())[0].mv, mv("h8h9"));
+    let losing = losing_moves(&game);
+    // The referee's default rules, by which the book's command line rules them, count
+    // REPETITIONS occurrences as the engine does.
+    let referee = crate::referee::Adjudicator::new(start.clone(), Default::default());
+    assert_eq!(referee.config().occurrences, REPETITIONS);
     assert!(
-        losing_moves(&history, REPETITIONS).contains(&mv("h8h9")),
+        losing.contains(&mv("h8h9")),
         "the judge rules h8h9 a losing repetition here"
     );
     let mut rng = SmallRng::seed_from_u64(2);
-    assert_eq!(book.choose(&history, &[], 50, &mut rng), None);
-    // From the start of that game the same move is fine.
-    let fresh = History::new(start, Rules::default());
     assert_eq!(
-        book.choose(&fresh, &[], 50, &mut rng).map(|m| m.mv),
+        book.choose(game.position(), &[], &losing, 50, &mut rng),
+        None
+    );
+    // From the start of that game the same move is fine.
+    let fresh = Game::new(start);
+    assert_eq!(
+        book.choose(fresh.position(), &[], &losing_moves(&fresh), 50, &mut rng)
+            .map(|m| m.mv),
         Some(mv("h8h9"))
     );
 }
