@@ -7,7 +7,6 @@ use super::client::{Client, ClientError, GoLimit};
 use super::openings::Opening;
 use super::spec::Protocol;
 use super::wire::{EngineScore, MoveChoice};
-use crate::judge::Verdict;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::referee::{self, Adjudicator, Decision, Reason};
@@ -439,10 +438,7 @@ fn referee_rules(rules: &GameRules) -> referee::Rules {
 
 /// The result of a referee's decision and the decision in the referee's words, on one line.
 fn describe(d: &Decision, adjudicator: &Adjudicator) -> (Outcome, String) {
-    let outcome = match d.verdict {
-        Verdict::Win(c) => Outcome::Win(c),
-        Verdict::Draw | Verdict::Undecided => Outcome::Draw,
-    };
+    let outcome = d.winner().map_or(Outcome::Draw, Outcome::Win);
     let detail = adjudicator
         .explain(d)
         .lines()

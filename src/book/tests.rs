@@ -188,7 +188,7 @@ fn a_book_move_that_loses_by_repetition_is_not_chosen() {
     // The referee's default rules, by which the book's command line rules them, count
     // REPETITIONS occurrences as the engine does.
     let referee = crate::referee::Adjudicator::new(start.clone(), Default::default());
-    assert_eq!(referee.config().occurrences, REPETITIONS);
+    assert_eq!(referee.rules().repetitions, REPETITIONS);
     assert!(
         losing.contains(&mv("h8h9")),
         "the judge rules h8h9 a losing repetition here"

@@ -31,6 +31,7 @@ pub use rules::{DEFAULT_MOVE_LIMIT, REPETITIONS, Rules};
 use crate::judge::{Ruling, Verdict};
 use crate::record::RawGame;
 use crate::record::encoding::Encoding;
+use crate::square::Color;
 use std::fmt;
 
 /// Why a game ended.
@@ -60,6 +61,14 @@ pub struct Decision {
 }
 
 impl Decision {
+    /// The side that wins, or `None` for a draw.
+    pub fn winner(&self) -> Option<Color> {
+        match self.verdict {
+            Verdict::Win(c) => Some(c),
+            Verdict::Draw | Verdict::Undecided => None,
+        }
+    }
+
     /// A one-line name for the reason: checkmate, stalemate, perpetual check, perpetual chase,
     /// mutual perpetual check, mutual perpetual chase, or repetition.
     pub fn reason_name(&self) -> &'static str {
