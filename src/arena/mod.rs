@@ -29,6 +29,7 @@ pub mod game;
 pub mod openings;
 pub mod pgn;
 mod process;
+pub mod run;
 pub mod spec;
 pub mod stats;
 pub mod tournament;

@@ -1,0 +1,358 @@
+//! The run of `xq match`: plays the plan's pairings and prints each game, the running score,
+//! each pairing's summary and a tournament's table, and writes the PGN file.
+//!
+//! When writing the terminal, the PGN file or the engine log fails, the match goes on (the games
+//! under way are not thrown away, and the other outputs stay whole): a warning names the output
+//! when the failure is noticed, and at the end an error names it again and the exit status is 1.
+
+use super::cli::{MatchArgs, Plan, plan_from_args};
+use super::game::Limit;
+use super::spec::ClockSpec;
+use super::stats::{Sprt, Standing, Tally};
+use super::tournament::Table;
+use super::wire::TrafficLog;
+use super::{MatchConfig, MatchSummary, fake, pgn, run_match};
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::process::ExitCode;
+
+/// The PGN `TimeControl` value for a limit (seconds, `base+increment`).
+fn time_control(limit: Limit) -> Option<String> {
+    match limit {
+        Limit::Clock { base, increment } => Some(ClockSpec { base, increment }.to_string()),
+        Limit::Nodes(_) | Limit::Depth(_) => None,
+    }
+}
+
+/// The final score line: W-L-D and the score fraction of the first engine.
+fn score_line(names: &[String; 2], t: &Tally) -> String {
+    format!(
+        "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
+        names[0],
+        names[1],
+        t.wins,
+        t.losses,
+        t.draws,
+        t.score(),
+        t.games()
+    )
+}
+
+/// The running line after each game: the score line, the pairs so far with the Elo they give,
+/// and the SPRT's log-likelihood ratio with its bounds.
+fn standing_line(names: &[String; 2], st: &Standing, sprt: Option<&Sprt>) -> String {
+    let mut line = score_line(names, &st.tally);
+    if st.pairs.pairs() > 0 {
+        let elo = st.pairs.elo();
+        line.push_str(&format!(" | Ptnml(0-2) {}, Elo {:+.1}", st.pairs, elo.elo));
+        // No interval until the pairs have a spread to measure it by.
+        if let Some(margin) = elo.margin().filter(|m| m.is_finite()) {
+            line.push_str(&format!(" +/- {margin:.1}"));
+        }
+    }
+    if let Some(sprt) = sprt {
+        let (low, high) = sprt.bounds();
+        line.push_str(&format!(" | LLR {:.2} ({low:.2}, {high:.2})", st.llr(sprt)));
+    }
+    line
+}
+
+/// One output of the match (the terminal, the PGN file): after a write fails, nothing more is
+/// written to it, and the failure is kept for the end of the match.
+struct Output {
+    /// What it is, for messages: "standard output", "PGN file games.pgn".
+    name: String,
+    out: Box<dyn Write>,
+    failure: Option<std::io::Error>,
+}
+
+impl Output {
+    fn new(name: String, out: Box<dyn Write>) -> Output {
+        Output {
+            name,
+            out,
+            failure: None,
+        }
+    }
+
+    /// Writes `text` and flushes it; the first failure is reported as a warning and kept.
+    fn write(&mut self, text: &str) {
+        if self.failure.is_some() {
+            return;
+        }
+        if let Err(e) = self
+            .out
+            .write_all(text.as_bytes())
+            .and_then(|_| self.out.flush())
+        {
+            eprintln!(
+                "warning: writing the {} failed: {e}; the match goes on without it",
+                self.name
+            );
+            self.failure = Some(e);
+        }
+    }
+
+    /// Writes `text` as a line.
+    fn line(&mut self, text: &str) {
+        self.write(&format!("{text}\n"));
+    }
+}
+
+/// Where the games and the results go, shared by the pairings of a tournament.
+struct GameSink {
+    terminal: Output,
+    pgn: Option<Output>,
+    /// The engine log, its name for messages, and whether its failure was reported yet.
+    log: Option<(TrafficLog, String, bool)>,
+    tags: pgn::MatchTags,
+    /// Games written before the current pairing, so PGN rounds run on across pairings.
+    offset: u32,
+}
+
+impl GameSink {
+    /// Warns once, when it is first noticed, that writing the engine log failed.
+    fn check_log(&mut self) {
+        if let Some((log, name, reported)) = &mut self.log
+            && !*reported
+            && let Some(e) = log.failure()
+        {
+            eprintln!("warning: writing the {name} failed: {e}; the match goes on without it");
+            *reported = true;
+        }
+    }
+
+    /// Every output that failed, as an error line each.
+    fn failures(&mut self) -> Vec<String> {
+        self.check_log();
+        let mut out = Vec::new();
+        for output in [Some(&self.terminal), self.pgn.as_ref()]
+            .into_iter()
+            .flatten()
+        {
+            if let Some(e) = &output.failure {
+                out.push(format!("writing the {} failed: {e}", output.name));
+            }
+        }
+        if let Some((log, name, _)) = &self.log
+            && let Some(e) = log.failure()
+        {
+            out.push(format!("writing the {name} failed: {e}"));
+        }
+        out
+    }
+}
+
+/// `xq match`: runs the match or tournament described by the command line and prints the results.
+pub fn run_cli(args: MatchArgs) -> ExitCode {
+    if let Some(settings) = &args.fake_engine {
+        return fake::run(settings);
+    }
+    let plan = match plan_from_args(&args) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let pgn = match &args.pgn {
+        Some(path) => match File::create(path) {
+            Ok(f) => Some(Output::new(
+                format!("PGN file {}", path.display()),
+                Box::new(BufWriter::new(f)),
+            )),
+            Err(e) => {
+                eprintln!("error: cannot create {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
+    let log = plan
+        .config
+        .log
+        .clone()
+        .zip(args.log.as_ref())
+        .map(|(log, path)| (log, format!("engine log {}", path.display()), false));
+    let mut sink = GameSink {
+        terminal: Output::new("standard output".into(), Box::new(std::io::stdout())),
+        pgn,
+        log,
+        tags: pgn::MatchTags {
+            event: args.event.clone(),
+            date: pgn::today(),
+            time_control: time_control(plan.config.rules.limit),
+        },
+        offset: 0,
+    };
+    let pairings = plan.pairings();
+    if plan.engines.len() > 2 {
+        sink.terminal.line(&format!(
+            "Tournament ({}): {} engines, {} pairings of {} games",
+            plan.format,
+            plan.engines.len(),
+            pairings.len(),
+            plan.config.games
+        ));
+    }
+    let mut table = Table::default();
+    for (a, b) in pairings {
+        let config = plan.pairing(a, b);
+        match play_pairing(&config, &mut sink) {
+            Ok(summary) => {
+                sink.offset += summary.tally.games();
+                table.add(a, b, &summary);
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                for failure in sink.failures() {
+                    eprintln!("error: {failure}");
+                }
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    if plan.engines.len() > 2 {
+        print_table(&plan, &table, &mut sink.terminal);
+    }
+    let failures = sink.failures();
+    for failure in &failures {
+        eprintln!("error: {failure}");
+    }
+    if failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Plays one pairing, printing each game, the running standing and the summary.
+fn play_pairing(
+    config: &MatchConfig,
+    sink: &mut GameSink,
+) -> Result<MatchSummary, super::MatchError> {
+    let names = config.engines.clone().map(|e| e.name);
+    let mut endings: BTreeMap<&'static str, u32> = BTreeMap::new();
+    sink.terminal.line(&format!(
+        "Match {} vs {}: {} games, {} opening(s), {} at a time",
+        names[0],
+        names[1],
+        config.games,
+        config.openings.len().max(1),
+        config.concurrency
+    ));
+    let summary = run_match(config, |report, standing| {
+        let r = &report.record;
+        let number = sink.offset + report.number;
+        let opening = match report.opening_line {
+            0 => "start position".to_string(),
+            line => format!("opening line {line}"),
+        };
+        sink.terminal.line(&format!(
+            "Game {number} ({} vs {}, {opening}): {} {{{}: {}}}",
+            r.names[0],
+            r.names[1],
+            r.outcome.pgn(),
+            r.end.name(),
+            r.detail
+        ));
+        sink.terminal
+            .line(&standing_line(&names, standing, config.sprt.as_ref()));
+        *endings.entry(r.end.name()).or_insert(0) += 1;
+        if let Some(out) = sink.pgn.as_mut() {
+            out.write(&pgn::game_text(r, number, &sink.tags));
+        }
+        sink.check_log();
+    })?;
+    let t = summary.tally;
+    let out = &mut sink.terminal;
+    out.line("");
+    out.line(&score_line(&names, &t));
+    out.line(&format!(
+        "Elo difference: {}, LOS {:.1} % (games counted one by one)",
+        t.elo(),
+        100.0 * t.los()
+    ));
+    if summary.pairs.pairs() > 0 {
+        out.line(&format!(
+            "Elo difference by pairs: {} over {} pairs, Ptnml(0-2) {}",
+            summary.pairs.elo(),
+            summary.pairs.pairs(),
+            summary.pairs
+        ));
+    }
+    if let (Some(sprt), Some((llr, status))) = (config.sprt, summary.sprt) {
+        let (low, high) = sprt.bounds();
+        out.line(&format!(
+            "SPRT elo0 {} elo1 {} alpha {} beta {} (over pairs): LLR {llr:.3}, bounds [{low:.3}, {high:.3}]: {status}",
+            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+        ));
+    }
+    let list: Vec<String> = endings.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    out.line(&format!("Endings: {}", list.join(", ")));
+    if let Some(reason) = &summary.stopped {
+        out.line(&format!("Stopped early: {reason}"));
+    }
+    out.line("");
+    sink.check_log();
+    Ok(summary)
+}
+
+/// A tournament's table: each engine's games, points, score and the Elo its score means against
+/// the opponents it met, then each pairing's result.
+fn print_table(plan: &Plan, table: &Table, out: &mut Output) {
+    let name = |i: usize| plan.engines[i].name.as_str();
+    let width = plan
+        .engines
+        .iter()
+        .map(|e| e.name.len())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    out.line(&format!("Tournament table ({}):", plan.format));
+    out.line(&format!(
+        "  # {:width$}  games  points  score    Elo",
+        "engine"
+    ));
+    for (rank, row) in table.rows(plan.engines.len()).iter().enumerate() {
+        out.line(&format!(
+            "{:3} {:width$}  {:5}  {:6.1}  {:5.1} %  {:+.1}",
+            rank + 1,
+            name(row.engine),
+            row.games,
+            row.half_points as f64 / 2.0,
+            100.0 * row.score(),
+            row.elo()
+        ));
+    }
+    out.line("Pairings:");
+    for r in &table.results {
+        let (a, b) = r.engines;
+        out.line(&format!(
+            "  {} vs {}: {} - {} - {}  [{:.3}], Elo by pairs {:+.1}",
+            name(a),
+            name(b),
+            r.tally.wins,
+            r.tally.losses,
+            r.tally.draws,
+            r.tally.score(),
+            r.pairs.elo().elo
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn clocks_are_written_as_pgn_time_controls() {
+        let tc = time_control(Limit::Clock {
+            base: Duration::from_secs(5),
+            increment: Duration::from_millis(50),
+        });
+        assert_eq!(tc.as_deref(), Some("5+0.05"));
+    }
+}
