@@ -654,6 +654,53 @@ fn standard_input_is_read_a_game_at_a_time() {
     assert!(text.contains("-: error: no game record found"), "{text}");
 }
 
+/// Standard input is cut into games by the rule the PGN reader reads tags by, so a record piped
+/// in reads as the same file read whole: a bracketed line in a comment or a DhtmlXQ field on a
+/// line of its own is no game start, and a comment left open names the tag that ends it.
+#[test]
+fn standard_input_reads_as_the_file_read_whole() {
+    let dir = std::env::temp_dir().join(format!("xq-referee-stream-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let texts = [
+        "[Event \"A\"]\n1. h2e2 h9g7 {a comment\n[note this]\n} 2. h0g2 1-0\n\n\
+         [Event \"B\"]\n1. h2e2 h9g7 1-0\n",
+        "[Event \"A\"]\n1. h2e2 h9g7 1-0\n[Event \"B\"]\n1. h2e2 h9g7 {unclosed\n\n\
+         [Event \"C\"]\n1. h2e2 h9g7 1-0\n",
+        "[DhtmlXQ]\n[DhtmlXQ_title]T1[/DhtmlXQ_title]\n[DhtmlXQ_movelist]77477242[/DhtmlXQ_movelist]\n\
+         [DhtmlXQ_comment1]first line\nsecond line\n[/DhtmlXQ_comment1]\n\
+         [DhtmlXQ_comment2]other[/DhtmlXQ_comment2]\n[DhtmlXQ_result]1-0[/DhtmlXQ_result]\n\
+         [/DhtmlXQ]\n[DhtmlXQ]\n[DhtmlXQ_title]T2[/DhtmlXQ_title]\n\
+         [DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]\n[/DhtmlXQ]\n",
+        "[Event \"A\"]\n{a remark}\n[Site \"S\"]\n1. h2e2 h9g7 *\n\u{FEFF}[Event \"B\"]\n1. h2e2 1-0\n",
+    ];
+    // The reports without the summary's timing.
+    let reports = |text: &str| -> String {
+        text.lines()
+            .map(|line| line.split(" plies in ").next().unwrap_or(line))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    for (i, text) in texts.iter().enumerate() {
+        let path = dir.join(format!("{i}.pgn"));
+        std::fs::write(&path, text).unwrap();
+        let name = path.display().to_string();
+        let (file_code, whole) = referee_within(&[&name], None);
+        let (code, piped) = referee_within(&["-"], Some(text.as_bytes().to_vec()));
+        assert_eq!(code, file_code, "{piped}");
+        assert_eq!(
+            reports(&piped.replace("- game", "game")),
+            reports(
+                &whole
+                    .replace(&format!("{name} game"), "game")
+                    .replace(&name, "-")
+            ),
+            "text {i}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn broken_text_is_an_error_at_its_line_and_markers_in_comments_stay_comments() {
     let dir = std::env::temp_dir().join(format!("xq-referee-broken-{}", std::process::id()));

@@ -15,11 +15,13 @@ use xq::game::Game as GameLine;
 use xq::movegen::legal_moves;
 use xq::moves::{Move, RankStyle};
 use xq::position::Position as RustPosition;
+use xq::record::FileGames;
 use xq::record::GameRecord;
 use xq::record::describe::{write_chinese, write_wxf};
 use xq::record::notation::{resolve, shapes};
+use xq::record::stream::{GameStream, StreamGames};
 use xq::referee::json::report_json;
-use xq::referee::{Adjudicator, GameReport, Rules, judge_bytes};
+use xq::referee::{Adjudicator, GameReport, Rules};
 
 create_exception!(xq, XqError, PyValueError, "Any error of the xq module.");
 create_exception!(xq, FenError, XqError, "A FEN that cannot be read.");
@@ -430,12 +432,33 @@ fn files_of(source: &Bound<'_, PyAny>) -> PyResult<Vec<GameFile>> {
     Ok(vec![GameFile { path, found: false }])
 }
 
-/// The reports of the games of a record's text, as `judge_bytes` gives them.
+/// The reports of the games of a record's text, read as `xq referee -` reads a stream: a piece of
+/// whole games at a time.
 fn judge_text(text: &str, config: Rules) -> Vec<Value> {
-    judge_bytes("text", text.as_bytes(), config)
-        .iter()
-        .map(report_json)
+    text_games(text.as_bytes())
+        .flat_map(|read| judge_read(read, config))
         .collect()
+}
+
+/// The name of record text in reports.
+const TEXT: &str = "text";
+
+/// The games of a record's text, a piece at a time (the text is in memory already, so a piece may
+/// have any size).
+fn text_games<R: std::io::BufRead>(text: R) -> StreamGames<R> {
+    StreamGames::new(TEXT, GameStream::with_limit(text, usize::MAX))
+}
+
+/// The reports of a piece of a text's games, or of why it could not be read.
+fn judge_read(read: Result<FileGames, xq::record::RecordError>, config: Rules) -> Vec<Value> {
+    match read {
+        Ok(found) => found
+            .games
+            .iter()
+            .map(|raw| report_json(&xq::referee::judge_raw(TEXT, found.encoding, raw, config)))
+            .collect(),
+        Err(e) => vec![report_json(&GameReport::unreadable(TEXT, 0, 0, e))],
+    }
 }
 
 /// A list of Python objects from the reports.
@@ -554,6 +577,8 @@ impl Unit {
 #[pyclass(module = "xq")]
 struct GameReports {
     files: std::vec::IntoIter<GameFile>,
+    /// The games of a record's text, read a piece at a time.
+    text: Option<StreamGames<std::io::Cursor<Vec<u8>>>>,
     pending: std::vec::IntoIter<Value>,
     config: Rules,
 }
@@ -569,10 +594,17 @@ impl GameReports {
             if let Some(v) = self.pending.next() {
                 return to_python(py, &v).map(Some);
             }
+            let config = self.config;
+            if let Some(text) = &mut self.text {
+                match py.detach(|| text.next().map(|read| judge_read(read, config))) {
+                    Some(values) => self.pending = values.into_iter(),
+                    None => self.text = None,
+                }
+                continue;
+            }
             let Some(file) = self.files.next() else {
                 return Ok(None);
             };
-            let config = self.config;
             self.pending = py
                 .detach(|| judge_files(std::slice::from_ref(&file), config))
                 .into_iter();
@@ -592,12 +624,14 @@ fn iter_referee(
     let config = referee_config(repetitions, first_decision, move_limit)?;
     Ok(GameReports {
         files: files_of(path)?.into_iter(),
+        text: None,
         pending: Vec::new().into_iter(),
         config,
     })
 }
 
-/// Like `referee_text`, but yields the reports one by one.
+/// Like `referee_text`, but yields the reports one by one, judging the text a piece of whole games
+/// at a time.
 #[pyfunction]
 #[pyo3(signature = (text, repetitions = 3, first_decision = false, move_limit = 60))]
 fn iter_referee_text(
@@ -609,7 +643,8 @@ fn iter_referee_text(
     let config = referee_config(repetitions, first_decision, move_limit)?;
     Ok(GameReports {
         files: Vec::new().into_iter(),
-        pending: judge_text(text, config).into_iter(),
+        text: Some(text_games(std::io::Cursor::new(text.as_bytes().to_vec()))),
+        pending: Vec::new().into_iter(),
         config,
     })
 }

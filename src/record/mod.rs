@@ -13,6 +13,7 @@ pub mod files;
 pub mod notation;
 pub mod pgn;
 pub mod result;
+pub mod stream;
 pub mod xqf;
 
 pub use result::{RecordedResult, parse_result};
@@ -331,6 +332,11 @@ const ENCODING_TRIAL_GAMES: usize = 3;
 /// Detects the format and encoding of a file's bytes and splits it into games. `name` is used in
 /// errors.
 pub fn read_file(name: &str, bytes: &[u8]) -> Result<FileGames, RecordError> {
+    read_at(name, bytes, stream::Place::default())
+}
+
+/// Reads the bytes of a piece of a stream standing at `place` as [`read_file`] reads a file's.
+fn read_at(name: &str, bytes: &[u8], place: stream::Place) -> Result<FileGames, RecordError> {
     let error = |kind| RecordError {
         file: name.to_string(),
         line: None,
@@ -349,7 +355,7 @@ pub fn read_file(name: &str, bytes: &[u8]) -> Result<FileGames, RecordError> {
     let mut best: Option<(usize, FileGames)> = None;
     let several = decodings.len() > 1;
     for decoded in decodings {
-        let games = pgn::split(&decoded.text);
+        let games = pgn::split_at(&decoded.text, place);
         // Score a decoding by the plies its first games replay.
         let score = if several {
             games

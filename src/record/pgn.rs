@@ -6,6 +6,7 @@
 
 use super::dhtmlxq::{self, find_ignore_case};
 use super::notation::{looks_like_move, normalize};
+use super::stream::Place;
 use super::{Defect, Format, MoveToken, RawGame, Start};
 use crate::clip::quote;
 
@@ -68,6 +69,13 @@ const BLOCK_CLOSE: &str = "[/dhtmlxq]";
 /// its own wherever it stands, except inside a game's comment, variation or tag. Lines may end in
 /// LF, CR LF or CR alone.
 pub fn split(text: &str) -> Vec<RawGame> {
+    split_at(text, Place::default())
+}
+
+/// Splits `text`, a piece of a stream standing at `place`, as [`split`] would read it in the whole
+/// stream: its lines are counted after the lines before it, and a comment or variation left open
+/// at its end is open up to the game start the stream was cut at.
+pub(crate) fn split_at(text: &str, place: Place) -> Vec<RawGame> {
     let mut s = Scanner {
         games: Vec::new(),
         current: None,
@@ -77,7 +85,7 @@ pub fn split(text: &str) -> Vec<RawGame> {
         ended: false,
     };
     let mut offset = 0;
-    let mut number = 0u32;
+    let mut number = place.lines_before;
     // Whether the piece at `offset` continues a line already counted (after a block's end).
     let mut continued = false;
     while offset < text.len() {
@@ -111,6 +119,9 @@ pub fn split(text: &str) -> Vec<RawGame> {
             }
         }
     }
+    if let Some(next) = place.next {
+        s.close_open(Some(next));
+    }
     s.finish();
     s.games
 }
@@ -124,6 +135,46 @@ fn line_breaks(text: &str) -> u32 {
         .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
         .count();
     u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// How a tag line reads.
+enum TagLine {
+    /// One or more `[Name "value"]` tags filling the line.
+    Tags(Vec<(String, String)>),
+    /// A line that starts like a tag (`[`, a name, a space or tab and a quote) but is not one
+    /// (a value with unescaped quotes, a tag not closed).
+    Broken,
+}
+
+/// The blanks (and a byte-order mark) a line may start with.
+fn trim_line_start(line: &str) -> &str {
+    line.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{FEFF}')
+}
+
+/// Reads `line` (blanks at its start trimmed) as a tag line, if it is one.
+fn read_tag_line(line: &str) -> Option<TagLine> {
+    if !line.starts_with('[') {
+        return None;
+    }
+    match parse_tag_line(line) {
+        Some(tags) => Some(TagLine::Tags(tags)),
+        None => starts_like_tag(line).then_some(TagLine::Broken),
+    }
+}
+
+/// Whether `line` is a tag line: after blanks (and a byte-order mark), one or more
+/// `[Name "value"]` tags, or a line that starts like one. This is the one rule for where tags
+/// are read, here and where a stream is cut into games ([`super::stream`]).
+pub(crate) fn is_tag_line(line: &str) -> bool {
+    read_tag_line(trim_line_start(line)).is_some()
+}
+
+/// Whether `line` opens a DhtmlXQ block at its start (after blanks): a game of its own.
+pub(crate) fn opens_block(line: &str) -> bool {
+    trim_line_start(line)
+        .as_bytes()
+        .get(..BLOCK_OPEN.len())
+        .is_some_and(|w| w.eq_ignore_ascii_case(BLOCK_OPEN.as_bytes()))
 }
 
 /// Whether `line` starts like a tag: `[`, a name, a space or tab and a quote.
@@ -141,22 +192,21 @@ impl Scanner {
     /// Scans one line (or the rest of one after a DhtmlXQ block); `at_start` when the piece starts
     /// its line.
     fn line(&mut self, line: &str, number: u32, at_start: bool) -> Scan {
-        let trimmed = line.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{FEFF}');
-        if at_start && trimmed.starts_with('[') {
-            let tags = parse_tag_line(trimmed);
-            let broken = tags.is_none() && starts_like_tag(trimmed);
-            if tags.is_some() || broken {
-                let first = tags
-                    .as_ref()
-                    .and_then(|t| t.first())
-                    .map(|(k, _)| k.as_str());
-                self.tag_line(number, first);
-                let b = self.current.get_or_insert_with(|| Builder {
-                    line: number,
-                    ..Builder::default()
-                });
-                match tags.or_else(|| parse_quoted_tag(trimmed)) {
-                    Some(tags) if broken => {
+        let trimmed = trim_line_start(line);
+        if at_start && let Some(read) = read_tag_line(trimmed) {
+            let first = match &read {
+                TagLine::Tags(tags) => tags.first().map(|(k, _)| k.as_str()),
+                TagLine::Broken => None,
+            };
+            self.tag_line(number, first);
+            let b = self.current.get_or_insert_with(|| Builder {
+                line: number,
+                ..Builder::default()
+            });
+            match read {
+                TagLine::Tags(tags) => b.tags.extend(tags),
+                TagLine::Broken => match parse_quoted_tag(trimmed) {
+                    Some(tags) => {
                         let names: Vec<&str> = tags.iter().map(|(k, _)| k.as_str()).collect();
                         b.notes.push(format!(
                             "the {} tag's value holds unescaped quotes; read up to the closing \"]",
@@ -164,14 +214,13 @@ impl Scanner {
                         ));
                         b.tags.extend(tags);
                     }
-                    Some(tags) => b.tags.extend(tags),
                     None => b.defect(Defect::at(
                         number,
                         format!("tag not closed: {}", quote(trimmed)),
                     )),
-                }
-                return Scan::Done;
+                },
             }
+            return Scan::Done;
         }
         if self.ended {
             // Between games: a block counts unless a comment opened on the line holds it.

@@ -2,16 +2,23 @@
 //! cores, and prints text or JSON lines (and optionally an HTML report), a progress line on a
 //! terminal and a summary. Exit status: 0 all fine, 1 some game or file had an error, 2 bad usage.
 
+mod batch;
+mod bench;
+mod inputs;
+
 use super::json::report_json;
 use super::progress::Progress;
 use super::text::{Tally, report_text};
-use super::{GameReport, Rules, html, judge_raw};
-use crate::record::{self, ErrorKind, FileGames, RecordError};
-use std::io::{BufRead, IsTerminal, Read, Write};
+use super::{GameReport, Rules, html};
+use crate::record::stream::Numbering;
+use crate::record::{ErrorKind, RecordError};
+use batch::judge_inputs;
+use bench::bench;
+use inputs::{Batches, Source, collect_sources, input_at, total_bytes};
+use std::io::{IsTerminal, Write};
 use std::num::NonZeroUsize;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// Arguments of `xq referee`.
@@ -48,407 +55,6 @@ pub struct RefereeArgs {
     /// default) on one thread and on all, and print games/s and plies/s.
     #[arg(long, value_name = "SECONDS", num_args = 0..=1, default_missing_value = "3")]
     pub bench: Option<f64>,
-}
-
-/// What a piece of input is.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Piece {
-    /// A file named on the command line.
-    File,
-    /// A file found by walking a directory: one without any game in it is skipped, not an error.
-    FoundFile,
-    /// A run of lines of a stream (standard input is read a game at a time); lines before it in
-    /// the stream are counted in `lines_before`.
-    Stream,
-}
-
-/// A piece of input: a file, or a run of games from standard input.
-struct Input {
-    name: String,
-    piece: Piece,
-    bytes: Result<Vec<u8>, String>,
-    lines_before: u32,
-}
-
-impl Input {
-    fn whole(name: String, piece: Piece, bytes: Result<Vec<u8>, String>) -> Input {
-        Input {
-            name,
-            piece,
-            bytes,
-            lines_before: 0,
-        }
-    }
-}
-
-/// Where inputs come from, before anything is read.
-enum Source {
-    Stdin,
-    File {
-        path: PathBuf,
-        from_dir: bool,
-    },
-    /// A directory that could not be read.
-    Unreadable {
-        name: String,
-        error: String,
-    },
-}
-
-use crate::record::files::{MAX_FILE_BYTES, directory_files, read_game_file};
-
-fn collect_sources(args: &[String]) -> Vec<Source> {
-    let mut out = Vec::new();
-    for arg in args {
-        if arg == "-" {
-            out.push(Source::Stdin);
-            continue;
-        }
-        let path = Path::new(arg);
-        if path.is_dir() {
-            out.extend(
-                directory_files(path)
-                    .into_iter()
-                    .map(|(path, error)| match error {
-                        None => Source::File {
-                            path,
-                            from_dir: true,
-                        },
-                        Some(error) => Source::Unreadable {
-                            name: path.display().to_string(),
-                            error,
-                        },
-                    }),
-            );
-        } else {
-            out.push(Source::File {
-                path: path.to_path_buf(),
-                from_dir: false,
-            });
-        }
-    }
-    out
-}
-
-/// Inputs are judged in batches of about this many bytes, so memory stays bounded however much
-/// is read.
-const BATCH_BYTES: usize = 4 << 20;
-
-/// The sources, read a batch at a time.
-struct Batches {
-    sources: std::vec::IntoIter<Source>,
-    stdin: Option<GameChunks<std::io::StdinLock<'static>>>,
-}
-
-impl Batches {
-    fn new(sources: Vec<Source>) -> Batches {
-        Batches {
-            sources: sources.into_iter(),
-            stdin: None,
-        }
-    }
-
-    /// The next batch; empty when every source is read.
-    fn next_batch(&mut self) -> Vec<Input> {
-        let mut batch = Vec::new();
-        let mut bytes = 0;
-        while bytes < BATCH_BYTES {
-            if let Some(chunks) = &mut self.stdin {
-                match chunks.next() {
-                    Some(input) => {
-                        bytes += input.bytes.as_ref().map_or(0, Vec::len);
-                        batch.push(input);
-                        continue;
-                    }
-                    None => self.stdin = None,
-                }
-            }
-            let Some(source) = self.sources.next() else {
-                break;
-            };
-            let input = match source {
-                Source::Stdin => {
-                    self.stdin = Some(GameChunks::new("-", std::io::stdin().lock()));
-                    continue;
-                }
-                Source::File { path, from_dir } => {
-                    let piece = if from_dir {
-                        Piece::FoundFile
-                    } else {
-                        Piece::File
-                    };
-                    Input::whole(path.display().to_string(), piece, read_game_file(&path))
-                }
-                Source::Unreadable { name, error } => Input::whole(name, Piece::File, Err(error)),
-            };
-            bytes += input.bytes.as_ref().map_or(0, Vec::len);
-            batch.push(input);
-        }
-        batch
-    }
-}
-
-/// The largest game read from a stream.
-const MAX_GAME_BYTES: usize = 8 << 20;
-
-/// A stream cut into pieces at game starts (a tag line after move text), so that it is read a
-/// game at a time in bounded memory. A binary (XQF) or UTF-16 stream is read whole, up to the
-/// file limit.
-struct GameChunks<R> {
-    name: String,
-    reader: R,
-    /// The start of the next piece, already read.
-    pending: Vec<u8>,
-    line: u32,
-    done: bool,
-}
-
-impl<R: std::io::BufRead> GameChunks<R> {
-    fn new(name: &str, reader: R) -> GameChunks<R> {
-        GameChunks {
-            name: name.to_string(),
-            reader,
-            pending: Vec::new(),
-            line: 0,
-            done: false,
-        }
-    }
-
-    /// Reads one line (up to `limit` bytes) onto `out`; its length, 0 at the end.
-    fn read_line(&mut self, out: &mut Vec<u8>, limit: usize) -> std::io::Result<usize> {
-        let mut take = (&mut self.reader).take(limit as u64);
-        take.read_until(b'\n', out)
-    }
-
-    fn error(&mut self, message: String) -> Input {
-        self.done = true;
-        Input {
-            name: self.name.clone(),
-            piece: Piece::Stream,
-            bytes: Err(message),
-            lines_before: self.line,
-        }
-    }
-}
-
-/// Whether a line starts a tag (`[Name "`), where a new game may begin.
-fn starts_tag(line: &[u8]) -> bool {
-    let trimmed = line.trim_ascii_start();
-    trimmed.first() == Some(&b'[') && trimmed[1..].first().is_some_and(u8::is_ascii_alphabetic)
-}
-
-impl<R: std::io::BufRead> Iterator for GameChunks<R> {
-    type Item = Input;
-
-    fn next(&mut self) -> Option<Input> {
-        if self.done {
-            return None;
-        }
-        let lines_before = self.line;
-        let mut piece = std::mem::take(&mut self.pending);
-        if piece.is_empty() && self.line == 0 {
-            // A binary record, or UTF-16 text (whose line ends are two bytes), is read whole.
-            let head = match self.reader.fill_buf() {
-                Ok(head) => head,
-                Err(e) => return Some(self.error(format!("cannot read: {e}"))),
-            };
-            if record::xqf::detect(head) || record::encoding::is_utf16(head) {
-                let mut all = Vec::new();
-                let limit = MAX_FILE_BYTES + 1;
-                self.done = true;
-                return Some(match (&mut self.reader).take(limit).read_to_end(&mut all) {
-                    Ok(n) if n as u64 >= limit => self.error(format!(
-                        "more than the {} MiB a game file may have",
-                        MAX_FILE_BYTES >> 20
-                    )),
-                    Ok(_) => Input::whole(self.name.clone(), Piece::Stream, Ok(all)),
-                    Err(e) => self.error(format!("cannot read: {e}")),
-                });
-            }
-        }
-        let mut moves_seen = false;
-        if !piece.is_empty() {
-            self.line += 1;
-        }
-        loop {
-            let start = piece.len();
-            let room = MAX_GAME_BYTES.saturating_sub(start);
-            let n = match self.read_line(&mut piece, room + 1) {
-                Ok(n) => n,
-                Err(e) => {
-                    return Some(self.error(format!("line {}: cannot read: {e}", self.line + 1)));
-                }
-            };
-            if n == 0 {
-                self.done = true;
-                break;
-            }
-            if piece.len() > MAX_GAME_BYTES {
-                return Some(self.error(format!(
-                    "line {}: more than {} MiB without the start of a new game; reading stopped",
-                    self.line + 1,
-                    MAX_GAME_BYTES >> 20
-                )));
-            }
-            let line = &piece[start..];
-            if starts_tag(line) {
-                if moves_seen {
-                    self.pending = piece.split_off(start);
-                    break;
-                }
-            } else if !line.trim_ascii().is_empty() {
-                moves_seen = true;
-            }
-            self.line += 1;
-        }
-        if piece.is_empty() {
-            return None;
-        }
-        Some(Input {
-            name: self.name.clone(),
-            piece: Piece::Stream,
-            bytes: Ok(piece),
-            lines_before,
-        })
-    }
-}
-
-/// A piece of input split into games, or why it could not be.
-struct Split {
-    name: String,
-    piece: Piece,
-    games: Result<FileGames, RecordError>,
-}
-
-/// Runs `f(i)` for every `i < n` on up to `threads` workers (as many as the system will start;
-/// the calling thread works too); results in index order. `done` counts finished items.
-fn parallel<T: Send>(
-    n: usize,
-    threads: usize,
-    done: &AtomicUsize,
-    f: impl Fn(usize) -> T + Sync,
-) -> Vec<T> {
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut mine = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= n {
-                break;
-            }
-            mine.push((i, f(i)));
-            done.fetch_add(1, Ordering::Relaxed);
-        }
-        mine
-    };
-    let mut parts: Vec<Vec<(usize, T)>> = std::thread::scope(|s| {
-        let workers: Vec<_> = (1..threads.clamp(1, n.max(1)))
-            .map_while(|_| std::thread::Builder::new().spawn_scoped(s, work).ok())
-            .collect();
-        let mut parts = vec![work()];
-        parts.extend(workers.into_iter().map(|w| w.join().unwrap_or_default()));
-        parts
-    });
-    let mut all: Vec<(usize, T)> = parts.iter_mut().flat_map(std::mem::take).collect();
-    all.sort_by_key(|(i, _)| *i);
-    all.into_iter().map(|(_, t)| t).collect()
-}
-
-/// Splits and judges every input; reports in input order, game order, and the found files that
-/// held no game. `stream_games` counts the games of the stream being read in pieces, so that they
-/// are numbered through the stream.
-fn judge_inputs(
-    inputs: &[Input],
-    config: Rules,
-    threads: usize,
-    progress: &Progress,
-    stream_games: &mut usize,
-) -> (Vec<GameReport>, Vec<String>) {
-    let none = AtomicUsize::new(0);
-    let mut splits = parallel(inputs.len(), threads, &none, |i| {
-        let input = &inputs[i];
-        let games = match &input.bytes {
-            Ok(bytes) => record::read_file(&input.name, bytes),
-            Err(e) => Err(RecordError {
-                file: input.name.clone(),
-                line: None,
-                game: None,
-                ply: None,
-                kind: ErrorKind::Io(e.clone()),
-            }),
-        };
-        Split {
-            name: input.name.clone(),
-            piece: input.piece,
-            games,
-        }
-    });
-    // Number the games of a stream's pieces, and their lines, through the stream.
-    for (split, input) in splits.iter_mut().zip(inputs) {
-        if input.piece != Piece::Stream {
-            continue;
-        }
-        if input.lines_before == 0 {
-            *stream_games = 0;
-        }
-        if let Ok(games) = &mut split.games {
-            for game in &mut games.games {
-                game.shift_lines(input.lines_before);
-                game.index += *stream_games;
-            }
-            *stream_games += games.games.len();
-        }
-    }
-    let mut skipped = Vec::new();
-    let mut tasks = Vec::new();
-    let mut failed_files = Vec::new();
-    for (f, split) in splits.iter().enumerate() {
-        match &split.games {
-            Ok(games) => tasks.extend((0..games.games.len()).map(|g| (f, g))),
-            Err(e) if e.kind == ErrorKind::NoGame && split.piece == Piece::FoundFile => {
-                skipped.push(split.name.clone())
-            }
-            // A piece of a stream with no game in it (prose between games).
-            Err(e) if e.kind == ErrorKind::NoGame && split.piece == Piece::Stream => {}
-            Err(e) => failed_files.push((f, GameReport::unreadable(&split.name, 0, 0, e.clone()))),
-        }
-    }
-    let total = tasks.len();
-    let bytes: usize = inputs
-        .iter()
-        .map(|i| i.bytes.as_ref().map_or(0, Vec::len))
-        .sum();
-    progress.start_batch(bytes as u64, total);
-    let reports = parallel(total, threads, &progress.games, |i| {
-        let (f, g) = tasks[i];
-        let split = &splits[f];
-        match &split.games {
-            Ok(games) => judge_raw(&split.name, games.encoding, &games.games[g], config),
-            Err(e) => GameReport::unreadable(&split.name, 0, 0, e.clone()),
-        }
-    });
-    progress.end_batch();
-    // Interleave file-level failures at their file's place.
-    let mut out = Vec::with_capacity(reports.len() + failed_files.len());
-    let mut failed = failed_files.into_iter().peekable();
-    for (report, &(f, _)) in reports.into_iter().zip(&tasks) {
-        while failed.peek().is_some_and(|(ff, _)| *ff < f) {
-            out.extend(failed.next().map(|(_, r)| r));
-        }
-        out.push(report);
-    }
-    out.extend(failed.map(|(_, r)| r));
-    (out, skipped)
-}
-
-/// The game file that `path` is (however it is named: a link, another spelling, a file found in
-/// a directory given), if it is one.
-fn input_at(path: &Path, sources: &[Source]) -> Option<String> {
-    let inputs = sources.iter().filter_map(|source| match source {
-        Source::File { path, .. } => Some(path.as_path()),
-        _ => None,
-    });
-    crate::record::files::input_written_by(path, inputs).map(|p| p.display().to_string())
 }
 
 /// Where reports are written, and how.
@@ -510,16 +116,7 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     let reads_stdin = sources.iter().any(|s| matches!(s, Source::Stdin));
-    // The size of the input, for the progress bar (unknown with standard input).
-    let total_bytes = (!reads_stdin).then(|| {
-        sources
-            .iter()
-            .map(|s| match s {
-                Source::File { path, .. } => std::fs::metadata(path).map_or(0, |m| m.len()),
-                _ => 0,
-            })
-            .sum::<u64>()
-    });
+    let total_bytes = total_bytes(&sources);
     let mut batches = Batches::new(sources);
     if let Some(seconds) = args.bench {
         let mut inputs = Vec::new();
@@ -541,7 +138,7 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
     let mut tally = Tally::default();
     // Kept only for the HTML report, which lists every game.
     let mut kept = args.html.is_some().then(Vec::new);
-    let mut stream_games = 0;
+    let mut stream = Numbering::default();
     let mut stdin_reports = 0;
     let progress = Progress::new(total_bytes);
     let completed = std::thread::scope(|s| {
@@ -554,8 +151,7 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
             if batch.is_empty() {
                 break true;
             }
-            let (reports, skipped) =
-                judge_inputs(&batch, config, threads, &progress, &mut stream_games);
+            let (reports, skipped) = judge_inputs(&batch, config, threads, &progress, &mut stream);
             tally.skipped.extend(skipped);
             stdin_reports += reports.iter().filter(|r| r.file == "-").count();
             let _screen = progress.pause();
@@ -605,38 +201,4 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
         }
     }
     ExitCode::from(status)
-}
-
-/// Judges the inputs repeatedly for `seconds` on one thread and on `threads`, and prints the
-/// throughput.
-fn bench(inputs: &[Input], config: Rules, threads: usize, seconds: f64) -> ExitCode {
-    let (reports, _) = judge_inputs(inputs, config, threads, &Progress::new(None), &mut 0);
-    let games = reports.iter().filter(|r| r.game > 0).count();
-    let plies: usize = reports.iter().map(|r| r.moves().len()).sum();
-    if games == 0 {
-        eprintln!("xq referee --bench: no games in the inputs");
-        return ExitCode::from(1);
-    }
-    println!(
-        "referee bench: {games} games, {plies} plies ({:.1} plies a game), {} repetitions rule",
-        plies as f64 / games as f64,
-        config.repetitions
-    );
-    let mut counts = vec![1];
-    if threads > 1 {
-        counts.push(threads);
-    }
-    for t in counts {
-        let start = Instant::now();
-        let mut rounds = 0u64;
-        while rounds == 0 || start.elapsed().as_secs_f64() < seconds {
-            let _ = judge_inputs(inputs, config, t, &Progress::new(None), &mut 0);
-            rounds += 1;
-        }
-        let secs = start.elapsed().as_secs_f64();
-        let g = (games as u64 * rounds) as f64 / secs;
-        let p = (plies as u64 * rounds) as f64 / secs;
-        println!("threads {t}: {rounds} rounds in {secs:.2} s: {g:.0} games/s, {p:.0} plies/s");
-    }
-    ExitCode::SUCCESS
 }
