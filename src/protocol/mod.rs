@@ -6,6 +6,7 @@
 
 mod command;
 mod dialect;
+mod go;
 mod session;
 mod ucci;
 mod uci;

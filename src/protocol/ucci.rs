@@ -3,16 +3,14 @@
 //! scores, `bestmove … draw|resign`, `nobestmove`, `probe`/`pophash` and `bye`. Moves always use
 //! ranks 0–9.
 
-use super::command::{Command, CommandError, Go};
+use super::command::{Command, CommandError};
 use super::dialect::Dialect;
-use super::words::{
-    clip, expect_end, moves_text, parse_count, parse_moves, parse_setup, parse_time,
-};
+use super::go::{self, GoDialect, GoLine, GoWord, parse_go};
+use super::words::{clip, expect_end, moves_text, parse_moves, parse_setup};
 use crate::engine::{Engine, HashProbe, Offer};
 use crate::moves::{Move, RankStyle};
 use crate::options::{EngineOption, OptionId, OptionKind, OptionNote, OptionSpec};
 use crate::search::score::{MATE, MATE_BOUND, Score};
-use crate::search::time::Clock;
 use crate::search::{SearchInfo, SearchResult};
 use crate::square::Color;
 use std::time::Duration;
@@ -95,9 +93,10 @@ fn handshake() -> Vec<String> {
     ]
 }
 
-/// Reads one UCCI line; times are milliseconds if `millis`, else seconds.
-fn parse(line: &str, millis: bool) -> Result<Command, CommandError> {
-    parse_words(line, millis).map_err(|e| match e {
+/// Reads one UCCI line; times are milliseconds if `millis`, else seconds. `side` is the side to
+/// move.
+fn parse(line: &str, millis: bool, side: Color) -> Result<Command, CommandError> {
+    parse_words(line, millis, side).map_err(|e| match e {
         // UCCI has no `Ranks` option to point to.
         CommandError::MoveText { error, .. } => CommandError::MoveText {
             error,
@@ -107,7 +106,7 @@ fn parse(line: &str, millis: bool) -> Result<Command, CommandError> {
     })
 }
 
-fn parse_words(line: &str, millis: bool) -> Result<Command, CommandError> {
+fn parse_words(line: &str, millis: bool, side: Color) -> Result<Command, CommandError> {
     let words: Vec<&str> = line.split_ascii_whitespace().collect();
     let Some((&first, rest)) = words.split_first() else {
         return Err(CommandError::Unknown(String::new()));
@@ -122,7 +121,7 @@ fn parse_words(line: &str, millis: bool) -> Result<Command, CommandError> {
             RankStyle::ZeroToNine,
         )?)),
         "banmoves" => Ok(Command::BanMoves(parse_moves(rest, RankStyle::ZeroToNine)?)),
-        "go" => Ok(Command::Go(parse_go(rest, millis)?)),
+        "go" => Ok(Command::Go(parse_go(rest, &go_dialect(millis, side))?)),
         "ponderhit" => match rest {
             [] => Ok(Command::PonderHit { draw: false }),
             ["draw"] => Ok(Command::PonderHit { draw: true }),
@@ -172,98 +171,61 @@ fn parse_setoption(words: &[&str]) -> Result<Command, CommandError> {
 }
 
 /// `go [ponder|draw] depth <d>|infinite | nodes <n> | time <t> [movestogo <m>|increment <i>]
-/// [opptime <t> [oppmovestogo <m>|oppincrement <i>]]`, keywords in any order.
-fn parse_go(words: &[&str], millis: bool) -> Result<Go, CommandError> {
-    const C: &str = "go";
-    let unit = if millis {
-        Duration::from_millis(1)
-    } else {
-        Duration::from_secs(1)
-    };
-    let mut go = Go::default();
-    let mut seen: Vec<&str> = Vec::new();
-    let (mut time, mut increment, mut moves_to_go) = (None, None, None);
-    let mut i = 0;
-    while i < words.len() {
-        let word = words[i];
-        if seen.contains(&word) {
-            return Err(CommandError::Repeated {
-                command: C,
-                keyword: word.to_string(),
-            });
+/// [opptime <t> [oppmovestogo <m>|oppincrement <i>]]`, keywords in any order: the words only
+/// UCCI has. `time` is the side to move's.
+const GO_WORDS: &[GoWord] = &[
+    GoWord::new("draw", |line, _, _| {
+        line.go.draw = true;
+        Ok(())
+    }),
+    // `depth 0` asks for the static evaluation, `depth infinite` for an infinite search.
+    GoWord::new("depth", |line, words, _| {
+        if words.peek() == Some("infinite") {
+            words.take();
+            line.go.limits.infinite = true;
+            return Ok(());
         }
-        seen.push(word);
-        let value = words.get(i + 1);
-        let mut takes_value = true;
-        match word {
-            "ponder" => {
-                go.limits.ponder = true;
-                takes_value = false;
-            }
-            "draw" => {
-                go.draw = true;
-                takes_value = false;
-            }
-            "infinite" => {
-                go.limits.infinite = true;
-                takes_value = false;
-            }
-            "depth" if value == Some(&"infinite") => go.limits.infinite = true,
-            "depth" => {
-                let d = parse_count(word, value, C, u32::MAX as u64)? as u32;
-                if d == 0 {
-                    go.static_eval = true;
-                } else {
-                    go.limits.depth = Some(d);
-                }
-            }
-            "nodes" => go.limits.nodes = Some(parse_count(word, value, C, u64::MAX)?),
-            "time" => time = Some(parse_time(word, value, C, unit)?),
-            "increment" => increment = Some(parse_time(word, value, C, unit)?),
-            "movestogo" => {
-                let m = parse_count(word, value, C, u32::MAX as u64)? as u32;
-                moves_to_go = Some(m.max(1));
-            }
-            // Checked, but the opponent's clock does not change how long we think.
-            "opptime" | "oppincrement" => {
-                parse_time(word, value, C, unit)?;
-            }
-            "oppmovestogo" => {
-                parse_count(word, value, C, u32::MAX as u64)?;
-            }
-            // Not UCCI, but UCI2WB sends it for a fixed time per move.
-            "movetime" => go.limits.movetime = Some(parse_time(word, value, C, unit)?),
-            other => {
-                return Err(CommandError::Unexpected {
-                    command: C,
-                    word: clip(other),
-                });
-            }
+        match go::count(words, u32::MAX as u64)? as u32 {
+            0 => line.go.static_eval = true,
+            d => line.go.limits.depth = Some(d),
         }
-        i += if takes_value { 2 } else { 1 };
+        Ok(())
+    }),
+    GoWord::new("time", |l, w, d| go::clock(l, w, d, d.side, false)),
+    GoWord::new("increment", |l, w, d| go::clock(l, w, d, d.side, true)),
+    GoWord::new("opptime", |l, w, d| go::clock(l, w, d, !d.side, false)),
+    GoWord::new("oppincrement", |l, w, d| go::clock(l, w, d, !d.side, true)),
+    // Checked, but the opponent's moves to go do not change how long we think.
+    GoWord::new("oppmovestogo", |_, words, _| {
+        go::count(words, u32::MAX as u64)?;
+        Ok(())
+    }),
+];
+
+/// With neither `time` nor `increment` for the side to move, `movestogo` has no clock to count
+/// down; without `movestogo` the line simply has no clock.
+fn no_clock(line: &GoLine, _seen: &[&str], _side: Color) -> Result<(), CommandError> {
+    if line.moves_to_go.is_some() {
+        return Err(CommandError::Unsupported(
+            "go: 'movestogo' is given but not 'time'".into(),
+        ));
     }
-    match time {
-        // With neither movestogo nor increment the time is for the rest of the game.
-        Some(remaining) => {
-            go.limits.clock = Some(Clock {
-                remaining,
-                increment: increment.unwrap_or_default(),
-                moves_to_go,
-            });
-        }
-        // An increment and no time: a game played on the increment alone (so many seconds a
-        // move), so the increment is this move's budget, as with `movetime`.
-        None if increment.is_some() => {
-            go.limits.movetime = go.limits.movetime.or(increment);
-        }
-        None if moves_to_go.is_some() => {
-            return Err(CommandError::Unsupported(
-                "go: 'movestogo' is given but not 'time'".into(),
-            ));
-        }
-        None => {}
+    Ok(())
+}
+
+/// How UCCI reads `go`: times in milliseconds if `millis`, else seconds.
+fn go_dialect(millis: bool, side: Color) -> GoDialect {
+    GoDialect {
+        unit: if millis {
+            Duration::from_millis(1)
+        } else {
+            Duration::from_secs(1)
+        },
+        ranks: RankStyle::ZeroToNine,
+        side,
+        words: GO_WORDS,
+        no_clock,
     }
-    Ok(go)
 }
 
 fn parse_check(name: &str, value: Option<&str>) -> Result<bool, CommandError> {
@@ -506,8 +468,8 @@ pub(super) fn pophash_line(probe: Option<HashProbe>) -> String {
 }
 
 impl Dialect for Ucci {
-    fn parse(&self, line: &str, _side: Color) -> Result<Command, CommandError> {
-        parse(line, self.millis)
+    fn parse(&self, line: &str, side: Color) -> Result<Command, CommandError> {
+        parse(line, self.millis, side)
     }
 
     fn handshake(&self) -> Vec<String> {
@@ -575,9 +537,10 @@ impl Dialect for Ucci {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::command::Go;
 
     fn go(line: &str, millis: bool) -> Result<Go, CommandError> {
-        match parse(line, millis)? {
+        match parse(line, millis, Color::Red)? {
             Command::Go(g) => Ok(g),
             other => panic!("not a go: {other:?}"),
         }
@@ -616,6 +579,19 @@ mod tests {
     }
 
     #[test]
+    fn movestogo_zero_is_read_as_one() {
+        let g = go("go time 60000 movestogo 0", true).unwrap();
+        assert_eq!(g.limits.clock.unwrap().moves_to_go, Some(1));
+        assert_eq!(g.notes, ["go: 'movestogo 0' is read as 'movestogo 1'"]);
+        assert!(
+            go("go time 60000 movestogo 3", true)
+                .unwrap()
+                .notes
+                .is_empty()
+        );
+    }
+
+    #[test]
     fn scores() {
         assert_eq!(score_value(Score::mate_in(3)), 9_997);
         assert_eq!(score_value(Score::mated_in(2)), -9_998);
@@ -623,18 +599,22 @@ mod tests {
         assert_eq!(score_value(Score(-430)), -100);
     }
 
+    fn parse_red(line: &str, millis: bool) -> Result<Command, CommandError> {
+        parse(line, millis, Color::Red)
+    }
+
     #[test]
     fn setoption_forms() {
-        let c = parse("setoption hashsize 64", true).unwrap();
+        let c = parse_red("setoption hashsize 64", true).unwrap();
         assert!(
             matches!(c, Command::SetOption { ref name, value: Some(ref v) } if name == "hashsize" && v == "64")
         );
-        let c = parse("setoption newgame", true).unwrap();
+        let c = parse_red("setoption newgame", true).unwrap();
         assert!(matches!(c, Command::SetOption { value: None, .. }));
-        let c = parse("setoption name threads value 2", true).unwrap();
+        let c = parse_red("setoption name threads value 2", true).unwrap();
         assert!(
             matches!(c, Command::SetOption { ref name, value: Some(ref v) } if name == "threads" && v == "2")
         );
-        assert!(parse("setoption", true).is_err());
+        assert!(parse_red("setoption", true).is_err());
     }
 }

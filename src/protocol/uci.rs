@@ -2,17 +2,15 @@
 //! `bestmove (none)`), with the bare Cyclone `fen …`/`startpos …` lines that UCI2WB sends, and
 //! the `Ranks` option choosing between ranks 0–9 (the default) and 1–10 for all move text.
 
-use super::command::{Command, CommandError, Go};
+use super::command::{Command, CommandError};
 use super::dialect::Dialect;
-use super::words::{
-    clip, expect_end, moves_text, parse_count, parse_move, parse_setup, parse_time,
-};
+use super::go::{self, GoDialect, GoLine, GoWord, parse_go};
+use super::words::{clip, expect_end, moves_text, parse_move, parse_setup};
 use crate::engine::{Engine, MAX_PROTOCOL_PERFT, Offer};
 use crate::moves::{Move, RankStyle};
 use crate::options::{OptionError, OptionKind, OptionNote, OptionSpec, OptionValue};
 use crate::position::Position;
 use crate::search::score::Score;
-use crate::search::time::Clock;
 use crate::search::{SearchInfo, SearchResult};
 use crate::square::{Color, Square};
 use std::time::Duration;
@@ -116,7 +114,7 @@ fn parse(line: &str, ranks: RankStyle, side: Color) -> Result<Command, CommandEr
         "setoption" => parse_setoption(rest),
         "position" => Ok(Command::Position(parse_setup("position", rest, ranks)?)),
         "fen" | "startpos" => Ok(Command::Position(parse_setup("position", &words, ranks)?)),
-        "go" => Ok(Command::Go(parse_go(rest, ranks, side)?)),
+        "go" => Ok(Command::Go(parse_go(rest, &go_dialect(ranks, side))?)),
         "stop" => expect_end("stop", rest, Command::Stop),
         "ponderhit" => expect_end("ponderhit", rest, Command::PonderHit { draw: false }),
         "quit" => expect_end("quit", rest, Command::Quit),
@@ -172,139 +170,75 @@ fn parse_setoption(words: &[&str]) -> Result<Command, CommandError> {
     Ok(Command::SetOption { name, value })
 }
 
-const GO_KEYWORDS: &[&str] = &[
-    "searchmoves",
-    "ponder",
-    "wtime",
-    "btime",
-    "winc",
-    "binc",
-    "movestogo",
-    "depth",
-    "nodes",
-    "movetime",
-    "mate",
-    "infinite",
-    "perft",
+/// `go [searchmoves …] [ponder] [wtime] [btime] [winc] [binc] [movestogo] [depth] [nodes]
+/// [movetime] [mate] [infinite] [perft]`: the words only UCI has. `wtime` and `winc` are Red's.
+const GO_WORDS: &[GoWord] = &[
+    // The moves run to the next keyword.
+    GoWord::new("searchmoves", |line, words, dialect| {
+        while let Some(w) = words.peek().filter(|w| !dialect.is_keyword(w)) {
+            words.take();
+            line.go
+                .limits
+                .search_moves
+                .push(parse_move(w, dialect.ranks)?);
+        }
+        if line.go.limits.search_moves.is_empty() {
+            return Err(CommandError::MissingValue {
+                command: go::GO,
+                keyword: "searchmoves".into(),
+            });
+        }
+        Ok(())
+    }),
+    GoWord::new("wtime", |l, w, d| go::clock(l, w, d, Color::Red, false)),
+    GoWord::new("btime", |l, w, d| go::clock(l, w, d, Color::Black, false)),
+    GoWord::new("winc", |l, w, d| go::clock(l, w, d, Color::Red, true)),
+    GoWord::new("binc", |l, w, d| go::clock(l, w, d, Color::Black, true)),
+    GoWord::new("perft", |line, words, _| {
+        let depth = go::count(words, u32::MAX as u64)? as u32;
+        if depth > MAX_PROTOCOL_PERFT {
+            return Err(CommandError::Unsupported(format!(
+                "go perft: at most depth {MAX_PROTOCOL_PERFT} here; for deeper counts run `xq perft {depth}`"
+            )));
+        }
+        line.go.perft = Some(depth);
+        Ok(())
+    }),
+    // A mate in N moves is found by a search of 2N - 1 plies.
+    GoWord::new("mate", |line, words, _| {
+        let n = go::count(words, u32::MAX as u64 / 2)? as u32;
+        line.go.limits.depth = Some((2 * n).saturating_sub(1).max(1));
+        Ok(())
+    }),
 ];
 
-/// `go [searchmoves …] [ponder] [wtime] [btime] [winc] [binc] [movestogo] [depth] [nodes]
-/// [movetime] [infinite] [perft]`. `wtime` and `winc` are Red's.
-fn parse_go(words: &[&str], ranks: RankStyle, side: Color) -> Result<Go, CommandError> {
-    const C: &str = "go";
-    let ms = Duration::from_millis(1);
-    let mut go = Go::default();
-    let mut seen: Vec<&str> = Vec::new();
-    let (mut wtime, mut btime, mut winc, mut binc, mut moves_to_go) =
-        (None, None, None, None, None);
-    let mut i = 0;
-    while i < words.len() {
-        let word = words[i];
-        if seen.contains(&word) {
-            return Err(CommandError::Repeated {
-                command: C,
-                keyword: word.to_string(),
-            });
-        }
-        seen.push(word);
-        let value = words.get(i + 1);
-        i += 2;
-        match word {
-            "searchmoves" => {
-                i -= 1;
-                while let Some(w) = words.get(i).filter(|w| !GO_KEYWORDS.contains(w)) {
-                    go.limits.search_moves.push(parse_move(w, ranks)?);
-                    i += 1;
-                }
-                if go.limits.search_moves.is_empty() {
-                    return Err(CommandError::MissingValue {
-                        command: C,
-                        keyword: word.into(),
-                    });
-                }
-            }
-            "ponder" => {
-                go.limits.ponder = true;
-                i -= 1;
-            }
-            "infinite" => {
-                go.limits.infinite = true;
-                i -= 1;
-            }
-            "wtime" => wtime = Some(parse_time(word, value, C, ms)?),
-            "btime" => btime = Some(parse_time(word, value, C, ms)?),
-            "winc" => winc = Some(parse_time(word, value, C, ms)?),
-            "binc" => binc = Some(parse_time(word, value, C, ms)?),
-            "movestogo" => {
-                let m = parse_count(word, value, C, u32::MAX as u64)? as u32;
-                if m == 0 {
-                    return Err(CommandError::BadNumber {
-                        keyword: word.into(),
-                        text: "0".into(),
-                        expected: "a positive number",
-                    });
-                }
-                moves_to_go = Some(m);
-            }
-            "depth" => go.limits.depth = Some(parse_count(word, value, C, u32::MAX as u64)? as u32),
-            "nodes" => go.limits.nodes = Some(parse_count(word, value, C, u64::MAX)?),
-            "movetime" => go.limits.movetime = Some(parse_time(word, value, C, ms)?),
-            "perft" => {
-                let depth = parse_count(word, value, C, u32::MAX as u64)? as u32;
-                if depth > MAX_PROTOCOL_PERFT {
-                    return Err(CommandError::Unsupported(format!(
-                        "go perft: at most depth {MAX_PROTOCOL_PERFT} here; for deeper counts run `xq perft {depth}`"
-                    )));
-                }
-                go.perft = Some(depth);
-            }
-            "mate" => {
-                // A mate in N moves is found by a search of 2N - 1 plies.
-                let n = parse_count(word, value, C, u32::MAX as u64 / 2)? as u32;
-                go.limits.depth = Some((2 * n).saturating_sub(1).max(1));
-            }
-            other => {
-                return Err(CommandError::Unexpected {
-                    command: C,
-                    word: clip(other),
-                });
-            }
-        }
-    }
-    let (ours, inc, ours_names) = match side {
-        Color::Red => (wtime, winc, ["wtime", "winc"]),
-        Color::Black => (btime, binc, ["btime", "binc"]),
+/// Only the other side's clock, or `movestogo` alone: the first clock word given is named.
+fn no_clock(_line: &GoLine, seen: &[&str], side: Color) -> Result<(), CommandError> {
+    let clock_words = ["wtime", "btime", "winc", "binc", "movestogo"];
+    let Some(given) = seen.iter().find(|w| clock_words.contains(w)) else {
+        return Ok(());
     };
-    match (ours, inc) {
-        (Some(remaining), _) => {
-            go.limits.clock = Some(Clock {
-                remaining,
-                increment: inc.unwrap_or_default(),
-                moves_to_go,
-            });
-        }
-        // An increment and no time: a game played on the increment alone (so many seconds a
-        // move), so the increment is this move's budget, as with `movetime`.
-        (None, Some(increment)) => {
-            go.limits.movetime.get_or_insert(increment);
-        }
-        // Only the other side's clock, or `movestogo` alone: the word given is named.
-        (None, None) => {
-            let clock_words = ["wtime", "btime", "winc", "binc", "movestogo"];
-            if let Some(given) = seen.iter().find(|w| clock_words.contains(w)) {
-                return Err(CommandError::NoClock {
-                    command: C,
-                    given: given.to_string(),
-                    missing: ours_names.iter().map(|w| w.to_string()).collect(),
-                    side: match side {
-                        Color::Red => "Red",
-                        Color::Black => "Black",
-                    },
-                });
-            }
-        }
+    let (missing, side) = match side {
+        Color::Red => (["wtime", "winc"], "Red"),
+        Color::Black => (["btime", "binc"], "Black"),
+    };
+    Err(CommandError::NoClock {
+        command: go::GO,
+        given: given.to_string(),
+        missing: missing.iter().map(|w| w.to_string()).collect(),
+        side,
+    })
+}
+
+/// How UCI reads `go`: times in milliseconds, moves in `ranks`.
+fn go_dialect(ranks: RankStyle, side: Color) -> GoDialect {
+    GoDialect {
+        unit: Duration::from_millis(1),
+        ranks,
+        side,
+        words: GO_WORDS,
+        no_clock,
     }
-    Ok(go)
 }
 
 /// A setting only the UCI front end has.
@@ -522,6 +456,7 @@ impl Dialect for Uci {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::command::Go;
 
     fn go(line: &str, side: Color) -> Result<Go, CommandError> {
         match parse(line, RankStyle::ZeroToNine, side)? {
@@ -574,6 +509,15 @@ mod tests {
                 .remaining,
             Duration::ZERO
         );
+    }
+
+    #[test]
+    fn movestogo_zero_is_read_as_one() {
+        let g = go("go movestogo 0 wtime 1000 btime 1000", Color::Black).unwrap();
+        assert_eq!(g.limits.clock.unwrap().moves_to_go, Some(1));
+        assert_eq!(g.notes, ["go: 'movestogo 0' is read as 'movestogo 1'"]);
+        let g = go("go wtime 1000 movestogo 2", Color::Red).unwrap();
+        assert!(g.notes.is_empty());
     }
 
     #[test]
