@@ -8,6 +8,7 @@ mod command;
 mod dialect;
 mod go;
 mod session;
+mod settings;
 mod ucci;
 mod uci;
 mod words;

@@ -6,91 +6,95 @@
 use super::command::{Command, CommandError};
 use super::dialect::Dialect;
 use super::go::{self, GoDialect, GoLine, GoWord, parse_go};
+use super::settings::{FRONT_END_OPTIONS, Settings};
 use super::words::{clip, expect_end, moves_text, parse_moves, parse_setup};
 use crate::engine::{Engine, HashProbe, Offer};
 use crate::moves::{Move, RankStyle};
-use crate::options::{EngineOption, OptionId, OptionKind, OptionNote, OptionSpec};
+use crate::options::{self, OptionKind, OptionNote, OptionSpec, OptionValue, UcciValue};
 use crate::search::score::{MATE, MATE_BOUND, Score};
 use crate::search::{SearchInfo, SearchResult};
 use crate::square::Color;
 use std::time::Duration;
 
-/// UCCI, with the settings only it has.
+/// UCCI, with the settings the client has made.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Ucci {
-    /// Times in `go` are milliseconds (announced on by default, so clients need not send it).
-    pub millis: bool,
-    /// Lines arriving during a search wait until it ends.
-    pub batch: bool,
-    /// Print extra `info message` lines.
-    pub debug: bool,
-    /// The client may ponder (only a hint for time use).
-    pub ponder: bool,
+    pub settings: Settings,
 }
 
 impl Default for Ucci {
     fn default() -> Ucci {
         Ucci {
-            millis: true,
-            batch: false,
-            debug: false,
-            ponder: false,
+            settings: Settings::new(),
         }
     }
 }
 
-/// A spin option's (default, max) from the engine's table.
-fn spin(id: OptionId) -> (i64, i64) {
-    let (default, _, max) = OptionSpec::of(id)
-        .spin()
-        .expect("hash and threads are spin options");
-    (default, max)
-}
-
-/// An `option` line for an engine option under its UCCI name (lower case). UCCI 3.0 gives
-/// `hashsize` and `threads` the value 0 for "the engine chooses" (the default size; one thread
-/// per core), so their ranges start at 0, and setting 0 answers with what was chosen.
-fn option_line(name: &str, spec: &OptionSpec) -> String {
-    match &spec.kind {
-        OptionKind::Spin { default, max, .. } => {
+/// An `option` line for an option under its UCCI name. UCCI 3.0 gives `hashsize` and `threads`
+/// the value 0 for "the engine chooses" (the default size; one thread per core), so their ranges
+/// start at 0, and setting 0 answers with what was chosen.
+fn option_line<T>(spec: &OptionSpec<T>) -> Option<(u8, String)> {
+    let ucci = spec.ucci?;
+    let name = ucci.name;
+    let combo = |values: &[&str], default: &str| {
+        let vars: Vec<String> = values.iter().map(|v| format!("var {v}")).collect();
+        format!(
+            "option {name} type combo {} default {default}",
+            vars.join(" ")
+        )
+    };
+    let line = match (&spec.kind, ucci.value) {
+        (OptionKind::Spin { default, max, .. }, UcciValue::ZeroChooses { .. }) => {
             format!("option {name} type spin min 0 max {max} default {default}")
         }
-        OptionKind::Check { default } => format!("option {name} type check default {default}"),
-        OptionKind::Combo { default, values } => {
-            let vars: Vec<String> = values.iter().map(|v| format!("var {v}")).collect();
-            format!(
-                "option {name} type combo {} default {default}",
-                vars.join(" ")
-            )
+        (OptionKind::Spin { default, .. }, UcciValue::Words(words)) => {
+            let names: Vec<&str> = words.iter().map(|(w, _)| *w).collect();
+            let default = words
+                .iter()
+                .find(|(_, v)| v == default)
+                .map_or("", |(w, _)| w);
+            combo(&names, default)
         }
-        OptionKind::Button => format!("option {name} type button"),
-        OptionKind::Text { default } => format!("option {name} type string default {default}"),
-    }
+        (
+            OptionKind::Spin {
+                default, min, max, ..
+            },
+            _,
+        ) => {
+            format!("option {name} type spin min {min} max {max} default {default}")
+        }
+        (OptionKind::Check { default, .. }, _) => {
+            format!("option {name} type check default {default}")
+        }
+        (OptionKind::Combo { values, .. }, _) => {
+            let values = values();
+            combo(&values, values.first().copied().unwrap_or_default())
+        }
+        (OptionKind::Button { .. }, _) => format!("option {name} type button"),
+        (OptionKind::Text { default, .. }, _) => {
+            format!("option {name} type string default {default}")
+        }
+    };
+    Some((ucci.line, line))
 }
 
-/// The answer to `ucci`: `id` lines, `option` lines and `ucciok`.
+/// The answer to `ucci`: `id` lines, the `option` lines of the protocol's and the engine's
+/// options, in their UCCI order, and `ucciok`.
 fn handshake() -> Vec<String> {
-    let engine_line = |name: &str, id: OptionId| option_line(name, OptionSpec::of(id));
-    vec![
+    let mut options: Vec<(u8, String)> = FRONT_END_OPTIONS
+        .iter()
+        .filter_map(option_line)
+        .chain(Engine::options().iter().filter_map(option_line))
+        .collect();
+    options.sort();
+    let mut lines = vec![
         "id name xq".to_string(),
         format!("id version {}", env!("CARGO_PKG_VERSION")),
         "id author the xq authors".to_string(),
-        "option usemillisec type check default true".to_string(),
-        engine_line("hashsize", OptionId::Hash),
-        engine_line("threads", OptionId::Threads),
-        "option ponder type check default false".to_string(),
-        "option batch type check default false".to_string(),
-        "option debug type check default false".to_string(),
-        "option newgame type button".to_string(),
-        engine_line("evaluation", OptionId::Evaluation),
-        engine_line("evalfile", OptionId::EvalFile),
-        engine_line("repetitionrule", OptionId::RepetitionRule),
-        "option usebook type check default false".to_string(),
-        engine_line("bookfiles", OptionId::BookFile),
-        "option randomness type combo var none var small var medium var large default medium"
-            .to_string(),
-        "ucciok".to_string(),
-    ]
+    ];
+    lines.extend(options.into_iter().map(|(_, line)| line));
+    lines.push("ucciok".to_string());
+    lines
 }
 
 /// Reads one UCCI line; times are milliseconds if `millis`, else seconds. `side` is the side to
@@ -233,17 +237,11 @@ fn parse_check(name: &str, value: Option<&str>) -> Result<bool, CommandError> {
         command: "setoption",
         keyword: name.to_string(),
     })?;
-    // UCI2WB sends 1 and 0 for options it does not know to be checks (it compares names
-    // case-sensitively with its own list).
-    match text.to_ascii_lowercase().as_str() {
-        "true" | "on" | "1" => Ok(true),
-        "false" | "off" | "0" => Ok(false),
-        _ => Err(CommandError::BadNumber {
-            keyword: name.to_string(),
-            text: clip(text),
-            expected: "true or false",
-        }),
-    }
+    options::parse_check(text).ok_or_else(|| CommandError::BadNumber {
+        keyword: name.to_string(),
+        text: clip(text),
+        expected: "true or false",
+    })
 }
 
 fn parse_spin(name: &str, value: Option<&str>, max: i64) -> Result<u64, CommandError> {
@@ -261,113 +259,113 @@ fn parse_spin(name: &str, value: Option<&str>, max: i64) -> Result<u64, CommandE
         })
 }
 
-fn parse_combo(name: &str, value: Option<&str>, values: &[&str]) -> Result<(), CommandError> {
+/// Reads one of `values`, in any case; the value as listed.
+fn parse_combo<'v>(
+    name: &str,
+    value: Option<&str>,
+    values: &[&'v str],
+) -> Result<&'v str, CommandError> {
     let text = value.ok_or_else(|| CommandError::MissingValue {
         command: "setoption",
         keyword: name.to_string(),
     })?;
-    if values.iter().any(|v| v.eq_ignore_ascii_case(text)) {
-        Ok(())
-    } else {
-        Err(CommandError::BadNumber {
+    values
+        .iter()
+        .find(|v| v.eq_ignore_ascii_case(text))
+        .copied()
+        .ok_or_else(|| CommandError::BadNumber {
             keyword: name.to_string(),
             text: clip(text),
             expected: "one of the allowed words",
         })
-    }
 }
 
-/// Sets the engine option `id` from a UCCI value.
-fn set_engine_option(
-    engine: &mut Engine,
-    id: OptionId,
+/// Reads a value for an option under its UCCI name `key`: checks, spins announced from 0 and
+/// words for spins by UCCI's rules, other values as UCI reads them. With the value, a note when
+/// 0 asked the engine to choose.
+fn read_value<T>(
+    spec: &OptionSpec<T>,
+    key: &str,
     value: Option<&str>,
-) -> Result<(), CommandError> {
-    engine.set_option(OptionSpec::of(id).name, value.unwrap_or(""))?;
-    Ok(())
+) -> Result<(OptionValue, Option<String>), CommandError> {
+    let form = spec.ucci.map_or(UcciValue::Same, |u| u.value);
+    Ok(match (&spec.kind, form) {
+        (OptionKind::Spin { default, max, .. }, UcciValue::ZeroChooses { choose, said }) => {
+            match parse_spin(key, value, *max)? {
+                0 => {
+                    let chosen = choose(*default, *max);
+                    let note = format!("{key} 0: {}", said(chosen));
+                    (OptionValue::Int(chosen), Some(note))
+                }
+                n => (OptionValue::Int(n as i64), None),
+            }
+        }
+        (OptionKind::Spin { .. }, UcciValue::Words(words)) => {
+            let names: Vec<&str> = words.iter().map(|(w, _)| *w).collect();
+            let word = parse_combo(key, value, &names)?;
+            let n = words
+                .iter()
+                .find(|(w, _)| *w == word)
+                .map_or(0, |(_, n)| *n);
+            (OptionValue::Int(n), None)
+        }
+        (OptionKind::Check { .. }, _) => (OptionValue::Bool(parse_check(key, value)?), None),
+        (OptionKind::Button { .. }, _) => (OptionValue::Press, None),
+        _ => (spec.parse(value.unwrap_or(""))?, None),
+    })
 }
 
-/// A note from the engine on how it set an option, under the option's UCCI name `key`.
-fn ucci_note(key: &str, note: Option<OptionNote>) -> Option<String> {
-    note.map(|n| {
-        OptionNote {
-            name: key.to_string(),
-            ..n
-        }
-        .to_string()
-    })
+/// What to tell the client after setting `key`: how the option was set when not as asked, or
+/// else what 0 chose.
+fn said(key: &str, note: Option<OptionNote>, chosen: Option<String>) -> Option<String> {
+    match note {
+        Some(n) => Some(
+            OptionNote {
+                name: key.to_string(),
+                ..n
+            }
+            .to_string(),
+        ),
+        None => chosen,
+    }
 }
 
 /// Carries out `setoption`; `Ok(Some(text))` is a note for the client.
 fn set_option(
-    s: &mut Ucci,
+    settings: &mut Settings,
     engine: &mut Engine,
     name: &str,
     value: Option<&str>,
 ) -> Result<Option<String>, CommandError> {
     let key = name.to_ascii_lowercase();
     let key = key.as_str();
+    if let Some(spec) = OptionSpec::find_ucci(FRONT_END_OPTIONS, key) {
+        let (value, chosen) = read_value(spec, key, value)?;
+        let note = spec.apply(settings, value)?;
+        return Ok(said(key, note, chosen));
+    }
+    if let Some(spec) = OptionSpec::find_ucci(Engine::options(), key) {
+        let (value, chosen) = read_value(spec, key, value)?;
+        let note = engine.apply(spec, value)?;
+        return Ok(said(key, note, chosen));
+    }
+    unsupported_option(key, name, value)
+}
+
+/// UCCI 3.0 options this engine does not announce: read, then said to change nothing; and the
+/// answer to any other name.
+fn unsupported_option(
+    key: &str,
+    name: &str,
+    value: Option<&str>,
+) -> Result<Option<String>, CommandError> {
     match key {
-        "usemillisec" => s.millis = parse_check(key, value)?,
-        "batch" => s.batch = parse_check(key, value)?,
-        "debug" => s.debug = parse_check(key, value)?,
-        "ponder" => s.ponder = parse_check(key, value)?,
-        "hashsize" => {
-            // 0 asks the engine to choose (UCCI 3.0): its default size.
-            let (default, max) = spin(OptionId::Hash);
-            let asked = parse_spin(key, value, max)?;
-            let mb = if asked == 0 { default as u64 } else { asked };
-            let note = engine.apply(EngineOption::Hash(mb as usize))?;
-            if asked == 0 && note.is_none() {
-                return Ok(Some(format!("hashsize 0: the default size, {mb} MB")));
-            }
-            return Ok(ucci_note(key, note));
-        }
-        "threads" => {
-            // 0 asks the engine to choose (UCCI 3.0): one thread per core.
-            let (_, max) = spin(OptionId::Threads);
-            let asked = parse_spin(key, value, max)?;
-            let n = if asked == 0 {
-                std::thread::available_parallelism()
-                    .map_or(1, |n| n.get() as u64)
-                    .min(max as u64)
-            } else {
-                asked
-            };
-            engine.apply(EngineOption::Threads(n as usize))?;
-            if asked == 0 {
-                return Ok(Some(format!(
-                    "threads 0: one search thread per core, {n} here"
-                )));
-            }
-        }
-        "newgame" => engine.new_game(),
-        "evalfile" => set_engine_option(engine, OptionId::EvalFile, value)?,
-        "evaluation" => set_engine_option(engine, OptionId::Evaluation, value)?,
-        "repetitionrule" => set_engine_option(engine, OptionId::RepetitionRule, value)?,
         "promotion" => {
             if parse_check(key, value)? {
                 return Ok(Some(
                     "promotion is not supported; the standard rules apply".into(),
                 ));
             }
-        }
-        "usebook" => {
-            engine.apply(EngineOption::OwnBook(parse_check(key, value)?))?;
-        }
-        "bookfiles" => set_engine_option(engine, OptionId::BookFile, value)?,
-        // How freely the book picks among its good moves.
-        "randomness" => {
-            let words = ["none", "small", "medium", "large"];
-            parse_combo(key, value, &words)?;
-            let word = value.unwrap_or("medium").to_ascii_lowercase();
-            let variety = match word.as_str() {
-                "none" => 0,
-                "small" => 25,
-                "medium" => 50,
-                _ => 100,
-            };
-            engine.apply(EngineOption::BookVariety(variety))?;
         }
         "useegtb" => {
             if parse_check(key, value)? {
@@ -377,7 +375,6 @@ fn set_option(
         "egtbpaths" | "evalapi" => {
             return Ok(Some(format!("{key} is not used by this engine")));
         }
-        // UCCI 3.0 options this engine does not announce: read, then said to change nothing.
         "idle" | "pruning" | "knowledge" | "style" => {
             let words: &[&str] = if key == "style" {
                 &["solid", "normal", "risky"]
@@ -469,7 +466,7 @@ pub(super) fn pophash_line(probe: Option<HashProbe>) -> String {
 
 impl Dialect for Ucci {
     fn parse(&self, line: &str, side: Color) -> Result<Command, CommandError> {
-        parse(line, self.millis, side)
+        parse(line, self.settings.millis, side)
     }
 
     fn handshake(&self) -> Vec<String> {
@@ -486,7 +483,7 @@ impl Dialect for Ucci {
         name: &str,
         value: Option<&str>,
     ) -> Result<Option<String>, CommandError> {
-        set_option(self, engine, name, value)
+        set_option(&mut self.settings, engine, name, value)
     }
 
     fn ranks(&self) -> RankStyle {
@@ -518,15 +515,15 @@ impl Dialect for Ucci {
     }
 
     fn batch(&self) -> bool {
-        self.batch
+        self.settings.batch
     }
 
     fn debug(&self) -> bool {
-        self.debug
+        self.settings.debug
     }
 
     fn set_debug(&mut self, on: bool) {
-        self.debug = on;
+        self.settings.debug = on;
     }
 
     fn farewell(&self) -> Option<&'static str> {

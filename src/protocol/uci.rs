@@ -5,78 +5,53 @@
 use super::command::{Command, CommandError};
 use super::dialect::Dialect;
 use super::go::{self, GoDialect, GoLine, GoWord, parse_go};
+use super::settings::{FRONT_END_OPTIONS, Settings};
 use super::words::{clip, expect_end, moves_text, parse_move, parse_setup};
 use crate::engine::{Engine, MAX_PROTOCOL_PERFT, Offer};
 use crate::moves::{Move, RankStyle};
-use crate::options::{OptionError, OptionKind, OptionNote, OptionSpec, OptionValue};
+use crate::options::{OptionError, OptionKind, OptionNote, OptionSpec};
 use crate::position::Position;
 use crate::search::score::Score;
 use crate::search::{SearchInfo, SearchResult};
 use crate::square::{Color, Square};
 use std::time::Duration;
 
-/// UCI, with the settings only it has.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// UCI, with the settings the client has made.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Uci {
-    /// Rank numbers in move text, for input and output.
-    pub ranks: RankStyle,
-    /// Add `wdl` to `info` lines.
-    pub show_wdl: bool,
-    /// The client may ponder (only a hint).
-    pub ponder: bool,
-    /// `debug on`.
-    pub debug: bool,
+    pub settings: Settings,
 }
 
-/// Options the UCI front end handles itself; the engine's own follow from `Engine::options`.
-const UCI_OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        id: None,
-        name: "Ponder",
-        kind: OptionKind::Check { default: false },
-    },
-    OptionSpec {
-        id: None,
-        name: "UCI_ShowWDL",
-        kind: OptionKind::Check { default: false },
-    },
-    // The default is listed first: some clients echo back the first value of a combo.
-    OptionSpec {
-        id: None,
-        name: "Ranks",
-        kind: OptionKind::Combo {
-            default: "0-9",
-            values: &["0-9", "1-10"],
-        },
-    },
-    // Only so that clients that require it find xiangqi; it never changes coordinates.
-    OptionSpec {
-        id: None,
-        name: "UCI_Variant",
-        kind: OptionKind::Combo {
-            default: "xiangqi",
-            values: &["xiangqi"],
-        },
-    },
-];
+impl Default for Uci {
+    fn default() -> Uci {
+        Uci {
+            settings: Settings::new(),
+        }
+    }
+}
 
-fn option_line(spec: &OptionSpec) -> String {
-    let head = format!("option name {} type", spec.name);
-    match &spec.kind {
-        OptionKind::Spin { default, min, max } => {
+/// An `option` line for an option under its UCI name.
+fn option_line<T>(spec: &OptionSpec<T>) -> Option<String> {
+    let head = format!("option name {} type", spec.uci?);
+    Some(match &spec.kind {
+        OptionKind::Spin {
+            default, min, max, ..
+        } => {
             format!("{head} spin default {default} min {min} max {max}")
         }
-        OptionKind::Check { default } => format!("{head} check default {default}"),
-        OptionKind::Combo { default, values } => {
-            let mut line = format!("{head} combo default {default} var {default}");
-            for v in values.iter().filter(|v| *v != default) {
+        OptionKind::Check { default, .. } => format!("{head} check default {default}"),
+        OptionKind::Combo { values, .. } => {
+            let values = values();
+            let default = values.first().copied().unwrap_or_default();
+            let mut line = format!("{head} combo default {default}");
+            for v in values {
                 line.push_str(" var ");
                 line.push_str(v);
             }
             line
         }
-        OptionKind::Button => format!("{head} button"),
-        OptionKind::Text { default } => {
+        OptionKind::Button { .. } => format!("{head} button"),
+        OptionKind::Text { default, .. } => {
             format!(
                 "{head} string default {}",
                 if default.is_empty() {
@@ -86,16 +61,18 @@ fn option_line(spec: &OptionSpec) -> String {
                 }
             )
         }
-    }
+    })
 }
 
-/// The answer to `uci`: `id` lines, `option` lines and `uciok`.
+/// The answer to `uci`: `id` lines, the `option` lines of the engine's options and then the
+/// protocol's, and `uciok`.
 fn handshake() -> Vec<String> {
     let mut lines = vec![
         format!("id name xq {}", env!("CARGO_PKG_VERSION")),
         "id author the xq authors".to_string(),
     ];
-    lines.extend(Engine::options().iter().chain(UCI_OPTIONS).map(option_line));
+    lines.extend(Engine::options().iter().filter_map(option_line));
+    lines.extend(FRONT_END_OPTIONS.iter().filter_map(option_line));
     lines.push("uciok".to_string());
     lines
 }
@@ -241,54 +218,18 @@ fn go_dialect(ranks: RankStyle, side: Color) -> GoDialect {
     }
 }
 
-/// A setting only the UCI front end has.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum UciOption {
-    Ponder(bool),
-    ShowWdl(bool),
-    Ranks(RankStyle),
-    /// `UCI_Variant`, which has one value and changes nothing.
-    Variant,
-}
-
-/// Reads a UCI front-end option; `Ok(None)` if `name` is none of them.
-fn parse_uci_option(name: &str, text: &str) -> Result<Option<UciOption>, OptionError> {
-    let Some(spec) = OptionSpec::find(UCI_OPTIONS, name) else {
-        return Ok(None);
-    };
-    let option = match (spec.name, spec.parse(text)?) {
-        ("Ponder", OptionValue::Bool(b)) => UciOption::Ponder(b),
-        ("UCI_ShowWDL", OptionValue::Bool(b)) => UciOption::ShowWdl(b),
-        ("Ranks", OptionValue::Text(t)) if t == "1-10" => UciOption::Ranks(RankStyle::OneToTen),
-        ("Ranks", OptionValue::Text(_)) => UciOption::Ranks(RankStyle::ZeroToNine),
-        ("UCI_Variant", _) => UciOption::Variant,
-        (name, value) => {
-            return Err(OptionError::BadValue {
-                name: name.to_string(),
-                value: format!("{value:?}"),
-                expected: format!("a value of type {:?}", spec.kind),
-            });
-        }
-    };
-    Ok(Some(option))
-}
-
-/// Carries out `setoption`: the front end's own options here, the rest by the engine; a note
+/// Carries out `setoption`: the protocol's own options here, the rest by the engine; a note
 /// when the engine could not set its option quite as asked.
 fn set_option(
-    s: &mut Uci,
+    settings: &mut Settings,
     engine: &mut Engine,
     name: &str,
     text: &str,
 ) -> Result<Option<OptionNote>, OptionError> {
-    match parse_uci_option(name, text)? {
-        Some(UciOption::Ponder(b)) => s.ponder = b,
-        Some(UciOption::ShowWdl(b)) => s.show_wdl = b,
-        Some(UciOption::Ranks(r)) => s.ranks = r,
-        Some(UciOption::Variant) => {}
-        None => return engine.set_option(name, text),
+    match OptionSpec::find_uci(FRONT_END_OPTIONS, name) {
+        Some(spec) => spec.apply(settings, spec.parse(text)?),
+        None => engine.set_option(name, text),
     }
-    Ok(None)
 }
 
 /// Win, draw and loss chances in per mille for the side to move, from a score: a logistic model
@@ -307,7 +248,7 @@ fn wdl(score: Score) -> (u32, u32, u32) {
 }
 
 /// An `info` line for one completed depth and line.
-fn info_line(info: &SearchInfo, s: &Uci) -> String {
+fn info_line(info: &SearchInfo, s: &Settings) -> String {
     let ms = info.time.as_millis();
     // From microseconds, so a search of under a millisecond still shows a rate, never 0 for
     // nodes searched.
@@ -334,7 +275,7 @@ fn info_line(info: &SearchInfo, s: &Uci) -> String {
 
 /// The lines ending a search: `bestmove <m> [ponder <p>]`, or with no legal move
 /// `info depth 0 score mate 0` and `bestmove (none)`.
-fn best_move_lines(result: &SearchResult, ponder: Option<Move>, s: &Uci) -> Vec<String> {
+fn best_move_lines(result: &SearchResult, ponder: Option<Move>, s: &Settings) -> Vec<String> {
     let Some(best) = result.best else {
         return vec![
             "info depth 0 score mate 0".to_string(),
@@ -387,7 +328,7 @@ pub(super) fn board_lines(pos: &Position, ranks: RankStyle) -> Vec<String> {
 
 impl Dialect for Uci {
     fn parse(&self, line: &str, side: Color) -> Result<Command, CommandError> {
-        parse(line, self.ranks, side)
+        parse(line, self.settings.ranks, side)
     }
 
     fn handshake(&self) -> Vec<String> {
@@ -404,16 +345,16 @@ impl Dialect for Uci {
         name: &str,
         value: Option<&str>,
     ) -> Result<Option<String>, CommandError> {
-        let note = set_option(self, engine, name, value.unwrap_or(""))?;
+        let note = set_option(&mut self.settings, engine, name, value.unwrap_or(""))?;
         Ok(note.map(|n| n.to_string()))
     }
 
     fn ranks(&self) -> RankStyle {
-        self.ranks
+        self.settings.ranks
     }
 
     fn info_line(&self, info: &SearchInfo) -> String {
-        info_line(info, self)
+        info_line(info, &self.settings)
     }
 
     fn best_move_lines(
@@ -422,7 +363,7 @@ impl Dialect for Uci {
         ponder: Option<Move>,
         _offer: Offer,
     ) -> Vec<String> {
-        best_move_lines(result, ponder, self)
+        best_move_lines(result, ponder, &self.settings)
     }
 
     fn no_move_line(&self) -> &'static str {
@@ -441,11 +382,11 @@ impl Dialect for Uci {
     }
 
     fn debug(&self) -> bool {
-        self.debug
+        self.settings.debug
     }
 
     fn set_debug(&mut self, on: bool) {
-        self.debug = on;
+        self.settings.debug = on;
     }
 
     fn farewell(&self) -> Option<&'static str> {
