@@ -12,7 +12,7 @@ use crate::nnue::Network;
 use crate::options::{OptionError, OptionNote, OptionSpec, OptionValue};
 use crate::position::Position;
 use crate::search::ordering::Heuristics;
-use crate::search::score::{MATE_BOUND, Score};
+use crate::search::score::Score;
 use crate::search::time::Limits;
 use crate::search::tt::{Bound, TranspositionTable};
 use crate::search::{self, CurrentMove, Progress, SearchConfig, SearchInfo, SearchResult, Signals};
@@ -24,8 +24,10 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
+mod offer;
 mod settings;
 
+pub use offer::Offer;
 use settings::{BookUse, ENGINE_OPTIONS, Evaluation, Strength};
 
 /// What a running search tells the front end.
@@ -73,24 +75,6 @@ pub struct HashProbe {
     /// The score is an upper bound (true for exact scores too).
     pub upper_bound: bool,
 }
-
-/// What the engine adds to its move (UCCI `bestmove … draw|resign`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Offer {
-    /// Nothing: play on.
-    Play,
-    /// Offer or accept a draw.
-    Draw,
-    /// Resign.
-    Resign,
-}
-
-/// Accept a draw offer when the score (centipawns, our view) is at most this.
-const ACCEPT_DRAW_AT_MOST: i32 = 0;
-/// Plies without a capture after which a game counts as blocked.
-const BLOCKED_PLIES: u32 = 60;
-/// In a blocked game, accept and offer draws when the score is at most this.
-const BLOCKED_DRAW_AT_MOST: i32 = 30;
 
 /// The deepest perft the engine runs for a protocol's debug command (deeper counts: `xq perft`).
 pub const MAX_PROTOCOL_PERFT: u32 = 4;
@@ -512,27 +496,8 @@ impl Engine {
     /// search has proved a mate against us; accept an offered draw when we are not better (or
     /// barely, in a blocked game); offer a draw in a blocked game that we do not lead.
     pub fn offer(&self, score: Option<Score>, draw_offered: bool) -> Offer {
-        offer(score, self.position().halfmoves(), draw_offered)
+        offer::offer(score, self.position().halfmoves(), draw_offered)
     }
-}
-
-fn offer(score: Option<Score>, quiet_plies: u32, draw_offered: bool) -> Offer {
-    let Some(score) = score else {
-        return Offer::Play;
-    };
-    if score.0 <= -MATE_BOUND {
-        return Offer::Resign;
-    }
-    let blocked = quiet_plies >= BLOCKED_PLIES;
-    if draw_offered
-        && (score.0 <= ACCEPT_DRAW_AT_MOST || blocked && score.0 <= BLOCKED_DRAW_AT_MOST)
-    {
-        return Offer::Draw;
-    }
-    if blocked && score.0.abs() <= BLOCKED_DRAW_AT_MOST {
-        return Offer::Draw;
-    }
-    Offer::Play
 }
 
 impl Drop for Engine {
@@ -545,16 +510,6 @@ impl Drop for Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn offers() {
-        assert_eq!(offer(Some(Score::mated_in(4)), 0, false), Offer::Resign);
-        assert_eq!(offer(Some(Score(-50)), 0, true), Offer::Draw);
-        assert_eq!(offer(Some(Score(120)), 0, true), Offer::Play);
-        assert_eq!(offer(Some(Score(10)), 80, false), Offer::Draw);
-        assert_eq!(offer(Some(Score(10)), 10, false), Offer::Play);
-        assert_eq!(offer(None, 100, true), Offer::Play);
-    }
 
     #[test]
     fn a_bad_move_keeps_the_legal_prefix() {
