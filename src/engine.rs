@@ -5,18 +5,14 @@
 
 use crate::book::{Book, BookMove};
 use crate::eval::EvalChoice;
-use crate::judge::{History, Rules};
+use crate::judge::{History, RuleSet, Rules};
 use crate::movegen::legal_moves;
 use crate::moves::{IllegalMove, Move};
 use crate::nnue::Network;
-use crate::options::{
-    EMBEDDED_BOOK, EMBEDDED_NET, EngineOption, Evaluation, OptionError, OptionId, OptionNote,
-    OptionSpec,
-};
+use crate::options::{OptionError, OptionNote, OptionSpec, OptionValue};
 use crate::position::Position;
 use crate::search::ordering::Heuristics;
-use crate::search::score::{MATE_BOUND, Score};
-use crate::search::skill::{MAX_LEVEL, Skill};
+use crate::search::score::Score;
 use crate::search::time::Limits;
 use crate::search::tt::{Bound, TranspositionTable};
 use crate::search::{self, CurrentMove, Progress, SearchConfig, SearchInfo, SearchResult, Signals};
@@ -27,6 +23,12 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
+
+mod offer;
+mod settings;
+
+pub use offer::Offer;
+use settings::{BookUse, ENGINE_OPTIONS, Evaluation, Strength};
 
 /// What a running search tells the front end.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,67 +76,8 @@ pub struct HashProbe {
     pub upper_bound: bool,
 }
 
-/// What the engine adds to its move (UCCI `bestmove … draw|resign`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Offer {
-    /// Nothing: play on.
-    Play,
-    /// Offer or accept a draw.
-    Draw,
-    /// Resign.
-    Resign,
-}
-
-/// Accept a draw offer when the score (centipawns, our view) is at most this.
-const ACCEPT_DRAW_AT_MOST: i32 = 0;
-/// Plies without a capture after which a game counts as blocked.
-const BLOCKED_PLIES: u32 = 60;
-/// In a blocked game, accept and offer draws when the score is at most this.
-const BLOCKED_DRAW_AT_MOST: i32 = 30;
-
 /// The deepest perft the engine runs for a protocol's debug command (deeper counts: `xq perft`).
 pub const MAX_PROTOCOL_PERFT: u32 = 4;
-
-/// The book settings and the random numbers its choices draw on.
-struct BookUse {
-    on: bool,
-    /// A book read from a file, with the file's name; `None` is the built-in book.
-    file: Option<(String, Arc<Book>)>,
-    variety: u32,
-}
-
-impl BookUse {
-    /// Which book stays when another cannot be read, and whether it is in use.
-    fn kept(&self) -> String {
-        let which = match &self.file {
-            None => "the built-in book".to_string(),
-            Some((path, _)) => format!("the book {path}"),
-        };
-        if self.on {
-            format!("{which} stays in use")
-        } else {
-            format!("{which} stays the book, used once the book is switched on")
-        }
-    }
-}
-
-/// The strength options: `Skill Level`, or `UCI_Elo` when `UCI_LimitStrength` is on.
-#[derive(Clone, Copy)]
-struct Strength {
-    level: u32,
-    limit: bool,
-    elo: i32,
-}
-
-impl Strength {
-    fn skill(self) -> Skill {
-        if self.limit {
-            Skill::for_elo(self.elo)
-        } else {
-            Skill::new(self.level)
-        }
-    }
-}
 
 /// The engine.
 pub struct Engine {
@@ -173,17 +116,11 @@ impl Engine {
             banned: Vec::new(),
             config: SearchConfig::default(),
             net: None,
+            // These settings, the search's and the hash table follow the option table's defaults,
+            // applied below.
             evaluation: Evaluation::Nnue,
-            book: BookUse {
-                on: false,
-                file: None,
-                variety: crate::book::DEFAULT_VARIETY,
-            },
-            strength: Strength {
-                level: MAX_LEVEL,
-                limit: false,
-                elo: crate::options::MAX_ELO as i32,
-            },
+            book: BookUse::default(),
+            strength: Strength::default(),
             // Seeded from the clock, so games from the same position differ.
             rng: SmallRng::seed_from_u64(
                 std::time::SystemTime::now()
@@ -195,118 +132,52 @@ impl Engine {
             signals: Arc::new(Signals::default()),
             worker: None,
         };
-        for option in EngineOption::defaults() {
-            engine
-                .apply(option)
-                .expect("the option table's defaults apply");
+        for spec in ENGINE_OPTIONS {
+            if let Some(value) = spec.default_value() {
+                engine
+                    .apply(spec, value)
+                    .expect("the option table's defaults apply");
+            }
         }
         engine
     }
 
     /// The options the engine understands.
-    pub fn options() -> &'static [OptionSpec] {
-        crate::options::ENGINE_OPTIONS
+    pub fn options() -> &'static [OptionSpec<Engine>] {
+        ENGINE_OPTIONS
     }
 
-    /// Sets an option by name; the value is validated. Waits for a running search first. A note
-    /// says how the option was set when it could not be set quite as asked.
+    /// Sets an option by its UCI name; the value is validated. Waits for a running search
+    /// first. A note says how the option was set when it could not be set quite as asked.
     pub fn set_option(
         &mut self,
         name: &str,
         value: &str,
     ) -> Result<Option<OptionNote>, OptionError> {
-        self.apply(EngineOption::parse(name, value)?)
+        let spec = OptionSpec::find_uci(ENGINE_OPTIONS, name)
+            .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+        let value = spec.parse(value)?;
+        self.apply(spec, value)
     }
 
-    /// Applies a checked option. Waits for a running search first. A note says how the option
-    /// was set when it could not be set quite as asked (a hash table that did not fit).
-    pub fn apply(&mut self, option: EngineOption) -> Result<Option<OptionNote>, OptionError> {
+    /// Sets one of the engine's options (from [`Engine::options`]) to a checked value. Waits for
+    /// a running search first. A note says how the option was set when it could not be set
+    /// quite as asked (a hash table that did not fit).
+    pub fn apply(
+        &mut self,
+        spec: &OptionSpec<Engine>,
+        value: OptionValue,
+    ) -> Result<Option<OptionNote>, OptionError> {
         self.wait();
-        match option {
-            EngineOption::Hash(mb) => return Ok(self.resize_hash(mb)),
-            EngineOption::Threads(n) => {
-                check_thread_count(n)?;
-                self.config.threads = n;
-            }
-            EngineOption::ClearHash => self.tt.clear(),
-            EngineOption::MoveOverhead(d) => self.config.move_overhead = d,
-            EngineOption::MultiPv(n) => self.config.multipv = n,
-            EngineOption::RepetitionRule(set) => self.history.set_rules(Rules {
-                set,
-                ..self.history.rules()
-            }),
-            EngineOption::Evaluation(e) => {
-                self.evaluation = e;
-                self.update_eval();
-            }
-            EngineOption::EvalFile(path) => {
-                let net = if path.is_empty() || path == EMBEDDED_NET {
-                    Network::embedded()
-                } else {
-                    // On failure the current net stays.
-                    Arc::new(Network::load(&path).map_err(|e| OptionError::Rejected {
-                        name: OptionSpec::of(OptionId::EvalFile).name.to_string(),
-                        reason: e.to_string(),
-                    })?)
-                };
-                self.net = Some(net);
-                self.update_eval();
-            }
-            EngineOption::OwnBook(on) => self.book.on = on,
-            EngineOption::BookFile(path) => {
-                self.book.file = if path.is_empty() || path == EMBEDDED_BOOK {
-                    None
-                } else {
-                    // On failure the current book stays, and the error says which it is.
-                    let book = Book::load(&path).map_err(|e| OptionError::Rejected {
-                        name: OptionSpec::of(OptionId::BookFile).name.to_string(),
-                        reason: format!("{e}; {}", self.book.kept()),
-                    })?;
-                    Some((path, Arc::new(book)))
-                };
-            }
-            EngineOption::BookVariety(v) => self.book.variety = v.min(100),
-            EngineOption::SkillLevel(level) => self.strength.level = level.min(MAX_LEVEL),
-            EngineOption::LimitStrength(on) => self.strength.limit = on,
-            EngineOption::Elo(elo) => self.strength.elo = elo,
-        }
-        Ok(None)
+        spec.apply(self, value)
     }
 
-    /// Gives the hash table `mb` megabytes or, when that does not fit (in the free memory, or
-    /// under the process's memory or address-space limit), the largest of `mb / 2`, `mb / 4`, …
-    /// that does; the old table stays in use while the new one is sought, and stays if none fits.
-    fn resize_hash(&mut self, mb: usize) -> Option<OptionNote> {
-        let note = |text: String| OptionNote {
-            name: OptionSpec::of(OptionId::Hash).name.to_string(),
-            text,
-        };
-        let free = hash_limit_mb();
-        let mut size = mb.max(1);
-        while free.is_some_and(|limit| size > limit) && size > 1 {
-            size /= 2;
-        }
-        loop {
-            match TranspositionTable::try_new(size) {
-                Ok(table) => {
-                    // No search runs (`apply` waited), so the old table goes now.
-                    self.tt = Arc::new(table);
-                    if size == mb {
-                        return None;
-                    }
-                    return Some(note(format!(
-                        "a table of {mb} MB does not fit in this process's memory; the table is {size} MB"
-                    )));
-                }
-                Err(_) if size > 1 => size /= 2,
-                Err(_) => {
-                    let kept = self.tt.megabytes();
-                    return Some(note(format!(
-                        "a table of {mb} MB does not fit in this process's memory, nor any smaller one; the table stays at {kept} MB"
-                    )));
-                }
-            }
-        }
+    /// Makes the game's history, and with it the judge and the search, follow the rule set.
+    fn set_rule_set(&mut self, set: RuleSet) {
+        self.history.set_rules(Rules {
+            set,
+            ..self.history.rules()
+        });
     }
 
     /// The book move `go` would play now, if the book is on and has one: not for an infinite or
@@ -627,85 +498,7 @@ impl Engine {
     /// search has proved a mate against us; accept an offered draw when we are not better (or
     /// barely, in a blocked game); offer a draw in a blocked game that we do not lead.
     pub fn offer(&self, score: Option<Score>, draw_offered: bool) -> Offer {
-        offer(score, self.position().halfmoves(), draw_offered)
-    }
-}
-
-fn offer(score: Option<Score>, quiet_plies: u32, draw_offered: bool) -> Offer {
-    let Some(score) = score else {
-        return Offer::Play;
-    };
-    if score.0 <= -MATE_BOUND {
-        return Offer::Resign;
-    }
-    let blocked = quiet_plies >= BLOCKED_PLIES;
-    if draw_offered
-        && (score.0 <= ACCEPT_DRAW_AT_MOST || blocked && score.0 <= BLOCKED_DRAW_AT_MOST)
-    {
-        return Offer::Draw;
-    }
-    if blocked && score.0.abs() <= BLOCKED_DRAW_AT_MOST {
-        return Offer::Draw;
-    }
-    Offer::Play
-}
-
-/// The largest hash table, in megabytes, that fits in the memory free now; `None` if unknown. The
-/// process's own limits are found by asking for the memory (see `Engine::resize_hash`).
-fn hash_limit_mb() -> Option<usize> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: usize = line.split_ascii_whitespace().nth(1)?.parse().ok()?;
-    // The old table is still there while the new one is filled; keep half the free memory, so
-    // that filling the table (which touches every page) cannot exhaust it.
-    Some((kb / 1024 / 2).max(16))
-}
-
-/// Address space a search thread takes: its stack and what its searcher allocates, with room.
-const THREAD_ADDRESS_SPACE: u64 = 8 << 20;
-/// Address space kept free for everything else once the threads are started.
-const ADDRESS_SPACE_RESERVE: u64 = 64 << 20;
-
-/// How many search threads fit under the process's address-space limit; `None` when there is no
-/// limit (or it cannot be read).
-fn thread_limit() -> Option<usize> {
-    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
-    let line = limits
-        .lines()
-        .find(|l| l.starts_with("Max address space"))?;
-    let soft: u64 = line
-        .trim_start_matches("Max address space")
-        .split_whitespace()
-        .next()?
-        .parse()
-        .ok()?;
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let used_kb: u64 = status
-        .lines()
-        .find(|l| l.starts_with("VmSize:"))?
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()?;
-    let free = soft.saturating_sub(used_kb * 1024 + ADDRESS_SPACE_RESERVE);
-    Some(
-        usize::try_from(free / THREAD_ADDRESS_SPACE)
-            .unwrap_or(usize::MAX)
-            .max(1),
-    )
-}
-
-/// Refuses more search threads than the process may start (a thread that cannot get memory ends
-/// the process).
-fn check_thread_count(n: usize) -> Result<(), OptionError> {
-    match thread_limit() {
-        Some(limit) if n > limit => Err(OptionError::Rejected {
-            name: OptionSpec::of(OptionId::Threads).name.to_string(),
-            reason: format!(
-                "{n} threads do not fit in this process's address-space limit; at most {limit} now"
-            ),
-        }),
-        _ => Ok(()),
+        offer::offer(score, self.position().halfmoves(), draw_offered)
     }
 }
 
@@ -719,16 +512,6 @@ impl Drop for Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn offers() {
-        assert_eq!(offer(Some(Score::mated_in(4)), 0, false), Offer::Resign);
-        assert_eq!(offer(Some(Score(-50)), 0, true), Offer::Draw);
-        assert_eq!(offer(Some(Score(120)), 0, true), Offer::Play);
-        assert_eq!(offer(Some(Score(10)), 80, false), Offer::Draw);
-        assert_eq!(offer(Some(Score(10)), 10, false), Offer::Play);
-        assert_eq!(offer(None, 100, true), Offer::Play);
-    }
 
     #[test]
     fn a_bad_move_keeps_the_legal_prefix() {

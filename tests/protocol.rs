@@ -1892,3 +1892,39 @@ fn a_refused_book_file_says_which_book_stays() {
         ",
     );
 }
+
+/// `movestogo 0` is read as `movestogo 1` in both protocols, with a note saying so, and the
+/// search runs under the clock given.
+#[test]
+fn movestogo_zero_is_read_as_one_in_both_protocols() {
+    for (hello, go, note, info) in [
+        (
+            "uci",
+            "go wtime 1000 btime 1000 movestogo 0",
+            "info string",
+            "info depth <int> seldepth <int> multipv 1 score <any>",
+        ),
+        (
+            "ucci",
+            "go time 1000 movestogo 0 opptime 1000",
+            "info message",
+            "info depth <int> score <int> time <int> nodes <int> pv <moves>",
+        ),
+    ] {
+        let mut xq = Xq::start();
+        xq.script(&format!(
+            "
+            > {hello}
+            <* <any>
+            < {hello}ok
+            > position startpos
+            > {go}
+            < {note} go: 'movestogo 0' is read as 'movestogo 1'
+            <* {info}
+            < bestmove <move> <ponder>
+            > isready
+            < readyok
+            "
+        ));
+    }
+}

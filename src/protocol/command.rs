@@ -29,6 +29,9 @@ pub(super) struct Go {
     pub perft: Option<u32>,
     /// Print the static evaluation and no move (UCCI `go depth 0`).
     pub static_eval: bool,
+    /// What the client should know about how the line was read (a value taken otherwise than
+    /// given).
+    pub notes: Vec<String>,
 }
 
 impl Go {

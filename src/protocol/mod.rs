@@ -2,11 +2,14 @@
 //! reports, and both arrive here as events for one [`session::Session`], which picks UCCI or UCI
 //! from the first line and writes every line of output (so one thread writes, and each line is
 //! flushed). The layers below: `command` (what a line asks), `words` (the shared word readers),
-//! `dialect` (what differs between the protocols), `ucci` and `uci`.
+//! `go` (the `go` grammar), `settings` (the protocols' own options), `dialect` (what differs
+//! between the protocols), `ucci` and `uci`.
 
 mod command;
 mod dialect;
+mod go;
 mod session;
+mod settings;
 mod ucci;
 mod uci;
 mod words;

@@ -246,14 +246,23 @@ impl<W: Write> Session<W> {
                     self.error(&self.not_legal("banmoves", e))?;
                 }
             }
-            Command::Go(_) if self.position_rejected => {
+            Command::Go(go) if self.position_rejected => {
                 let line = dialect.no_move_line();
+                for note in &go.notes {
+                    self.note(note)?;
+                }
                 self.error(&CommandError::Unsupported(
                     "go: the last position was not accepted, so this is not the client's position; send a valid position first".into(),
                 ))?;
                 self.write_line(line)?;
             }
             Command::Go(go) => {
+                for note in &go.notes {
+                    self.note(note)?;
+                }
+                let Some(dialect) = self.dialect.as_ref() else {
+                    return Ok(Flow::Continue);
+                };
                 if dialect.debug() {
                     let text = format!("go: {:?}", go.limits);
                     self.note(&text)?;

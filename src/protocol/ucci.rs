@@ -3,101 +3,50 @@
 //! scores, `bestmove … draw|resign`, `nobestmove`, `probe`/`pophash` and `bye`. Moves always use
 //! ranks 0–9.
 
-use super::command::{Command, CommandError, Go};
+use super::command::{Command, CommandError};
 use super::dialect::Dialect;
-use super::words::{
-    clip, expect_end, moves_text, parse_count, parse_moves, parse_setup, parse_time,
-};
+use super::go::{self, GoDialect, GoLine, GoWord, parse_go};
+use super::settings::Settings;
+use super::words::{clip, expect_end, moves_text, parse_moves, parse_setup};
 use crate::engine::{Engine, HashProbe, Offer};
 use crate::moves::{Move, RankStyle};
-use crate::options::{EngineOption, OptionId, OptionKind, OptionNote, OptionSpec};
 use crate::search::score::{MATE, MATE_BOUND, Score};
-use crate::search::time::Clock;
 use crate::search::{SearchInfo, SearchResult};
 use crate::square::Color;
 use std::time::Duration;
 
-/// UCCI, with the settings only it has.
+mod options;
+
+/// UCCI, with the settings the client has made.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Ucci {
-    /// Times in `go` are milliseconds (announced on by default, so clients need not send it).
-    pub millis: bool,
-    /// Lines arriving during a search wait until it ends.
-    pub batch: bool,
-    /// Print extra `info message` lines.
-    pub debug: bool,
-    /// The client may ponder (only a hint for time use).
-    pub ponder: bool,
+    pub settings: Settings,
 }
 
 impl Default for Ucci {
     fn default() -> Ucci {
         Ucci {
-            millis: true,
-            batch: false,
-            debug: false,
-            ponder: false,
+            settings: Settings::new(),
         }
-    }
-}
-
-/// A spin option's (default, max) from the engine's table.
-fn spin(id: OptionId) -> (i64, i64) {
-    let (default, _, max) = OptionSpec::of(id)
-        .spin()
-        .expect("hash and threads are spin options");
-    (default, max)
-}
-
-/// An `option` line for an engine option under its UCCI name (lower case). UCCI 3.0 gives
-/// `hashsize` and `threads` the value 0 for "the engine chooses" (the default size; one thread
-/// per core), so their ranges start at 0, and setting 0 answers with what was chosen.
-fn option_line(name: &str, spec: &OptionSpec) -> String {
-    match &spec.kind {
-        OptionKind::Spin { default, max, .. } => {
-            format!("option {name} type spin min 0 max {max} default {default}")
-        }
-        OptionKind::Check { default } => format!("option {name} type check default {default}"),
-        OptionKind::Combo { default, values } => {
-            let vars: Vec<String> = values.iter().map(|v| format!("var {v}")).collect();
-            format!(
-                "option {name} type combo {} default {default}",
-                vars.join(" ")
-            )
-        }
-        OptionKind::Button => format!("option {name} type button"),
-        OptionKind::Text { default } => format!("option {name} type string default {default}"),
     }
 }
 
 /// The answer to `ucci`: `id` lines, `option` lines and `ucciok`.
 fn handshake() -> Vec<String> {
-    let engine_line = |name: &str, id: OptionId| option_line(name, OptionSpec::of(id));
-    vec![
+    let mut lines = vec![
         "id name xq".to_string(),
         format!("id version {}", env!("CARGO_PKG_VERSION")),
         "id author the xq authors".to_string(),
-        "option usemillisec type check default true".to_string(),
-        engine_line("hashsize", OptionId::Hash),
-        engine_line("threads", OptionId::Threads),
-        "option ponder type check default false".to_string(),
-        "option batch type check default false".to_string(),
-        "option debug type check default false".to_string(),
-        "option newgame type button".to_string(),
-        engine_line("evaluation", OptionId::Evaluation),
-        engine_line("evalfile", OptionId::EvalFile),
-        engine_line("repetitionrule", OptionId::RepetitionRule),
-        "option usebook type check default false".to_string(),
-        engine_line("bookfiles", OptionId::BookFile),
-        "option randomness type combo var none var small var medium var large default medium"
-            .to_string(),
-        "ucciok".to_string(),
-    ]
+    ];
+    lines.extend(options::option_lines());
+    lines.push("ucciok".to_string());
+    lines
 }
 
-/// Reads one UCCI line; times are milliseconds if `millis`, else seconds.
-fn parse(line: &str, millis: bool) -> Result<Command, CommandError> {
-    parse_words(line, millis).map_err(|e| match e {
+/// Reads one UCCI line; times are milliseconds if `millis`, else seconds. `side` is the side to
+/// move.
+fn parse(line: &str, millis: bool, side: Color) -> Result<Command, CommandError> {
+    parse_words(line, millis, side).map_err(|e| match e {
         // UCCI has no `Ranks` option to point to.
         CommandError::MoveText { error, .. } => CommandError::MoveText {
             error,
@@ -107,7 +56,7 @@ fn parse(line: &str, millis: bool) -> Result<Command, CommandError> {
     })
 }
 
-fn parse_words(line: &str, millis: bool) -> Result<Command, CommandError> {
+fn parse_words(line: &str, millis: bool, side: Color) -> Result<Command, CommandError> {
     let words: Vec<&str> = line.split_ascii_whitespace().collect();
     let Some((&first, rest)) = words.split_first() else {
         return Err(CommandError::Unknown(String::new()));
@@ -122,7 +71,7 @@ fn parse_words(line: &str, millis: bool) -> Result<Command, CommandError> {
             RankStyle::ZeroToNine,
         )?)),
         "banmoves" => Ok(Command::BanMoves(parse_moves(rest, RankStyle::ZeroToNine)?)),
-        "go" => Ok(Command::Go(parse_go(rest, millis)?)),
+        "go" => Ok(Command::Go(parse_go(rest, &go_dialect(millis, side))?)),
         "ponderhit" => match rest {
             [] => Ok(Command::PonderHit { draw: false }),
             ["draw"] => Ok(Command::PonderHit { draw: true }),
@@ -172,269 +121,61 @@ fn parse_setoption(words: &[&str]) -> Result<Command, CommandError> {
 }
 
 /// `go [ponder|draw] depth <d>|infinite | nodes <n> | time <t> [movestogo <m>|increment <i>]
-/// [opptime <t> [oppmovestogo <m>|oppincrement <i>]]`, keywords in any order.
-fn parse_go(words: &[&str], millis: bool) -> Result<Go, CommandError> {
-    const C: &str = "go";
-    let unit = if millis {
-        Duration::from_millis(1)
-    } else {
-        Duration::from_secs(1)
-    };
-    let mut go = Go::default();
-    let mut seen: Vec<&str> = Vec::new();
-    let (mut time, mut increment, mut moves_to_go) = (None, None, None);
-    let mut i = 0;
-    while i < words.len() {
-        let word = words[i];
-        if seen.contains(&word) {
-            return Err(CommandError::Repeated {
-                command: C,
-                keyword: word.to_string(),
-            });
-        }
-        seen.push(word);
-        let value = words.get(i + 1);
-        let mut takes_value = true;
-        match word {
-            "ponder" => {
-                go.limits.ponder = true;
-                takes_value = false;
-            }
-            "draw" => {
-                go.draw = true;
-                takes_value = false;
-            }
-            "infinite" => {
-                go.limits.infinite = true;
-                takes_value = false;
-            }
-            "depth" if value == Some(&"infinite") => go.limits.infinite = true,
-            "depth" => {
-                let d = parse_count(word, value, C, u32::MAX as u64)? as u32;
-                if d == 0 {
-                    go.static_eval = true;
-                } else {
-                    go.limits.depth = Some(d);
-                }
-            }
-            "nodes" => go.limits.nodes = Some(parse_count(word, value, C, u64::MAX)?),
-            "time" => time = Some(parse_time(word, value, C, unit)?),
-            "increment" => increment = Some(parse_time(word, value, C, unit)?),
-            "movestogo" => {
-                let m = parse_count(word, value, C, u32::MAX as u64)? as u32;
-                moves_to_go = Some(m.max(1));
-            }
-            // Checked, but the opponent's clock does not change how long we think.
-            "opptime" | "oppincrement" => {
-                parse_time(word, value, C, unit)?;
-            }
-            "oppmovestogo" => {
-                parse_count(word, value, C, u32::MAX as u64)?;
-            }
-            // Not UCCI, but UCI2WB sends it for a fixed time per move.
-            "movetime" => go.limits.movetime = Some(parse_time(word, value, C, unit)?),
-            other => {
-                return Err(CommandError::Unexpected {
-                    command: C,
-                    word: clip(other),
-                });
-            }
-        }
-        i += if takes_value { 2 } else { 1 };
-    }
-    match time {
-        // With neither movestogo nor increment the time is for the rest of the game.
-        Some(remaining) => {
-            go.limits.clock = Some(Clock {
-                remaining,
-                increment: increment.unwrap_or_default(),
-                moves_to_go,
-            });
-        }
-        // An increment and no time: a game played on the increment alone (so many seconds a
-        // move), so the increment is this move's budget, as with `movetime`.
-        None if increment.is_some() => {
-            go.limits.movetime = go.limits.movetime.or(increment);
-        }
-        None if moves_to_go.is_some() => {
-            return Err(CommandError::Unsupported(
-                "go: 'movestogo' is given but not 'time'".into(),
-            ));
-        }
-        None => {}
-    }
-    Ok(go)
-}
-
-fn parse_check(name: &str, value: Option<&str>) -> Result<bool, CommandError> {
-    let text = value.ok_or_else(|| CommandError::MissingValue {
-        command: "setoption",
-        keyword: name.to_string(),
-    })?;
-    // UCI2WB sends 1 and 0 for options it does not know to be checks (it compares names
-    // case-sensitively with its own list).
-    match text.to_ascii_lowercase().as_str() {
-        "true" | "on" | "1" => Ok(true),
-        "false" | "off" | "0" => Ok(false),
-        _ => Err(CommandError::BadNumber {
-            keyword: name.to_string(),
-            text: clip(text),
-            expected: "true or false",
-        }),
-    }
-}
-
-fn parse_spin(name: &str, value: Option<&str>, max: i64) -> Result<u64, CommandError> {
-    let text = value.ok_or_else(|| CommandError::MissingValue {
-        command: "setoption",
-        keyword: name.to_string(),
-    })?;
-    text.parse::<u64>()
-        .ok()
-        .filter(|&v| v <= max as u64)
-        .ok_or_else(|| CommandError::BadNumber {
-            keyword: name.to_string(),
-            text: clip(text),
-            expected: "a whole number in the announced range",
-        })
-}
-
-fn parse_combo(name: &str, value: Option<&str>, values: &[&str]) -> Result<(), CommandError> {
-    let text = value.ok_or_else(|| CommandError::MissingValue {
-        command: "setoption",
-        keyword: name.to_string(),
-    })?;
-    if values.iter().any(|v| v.eq_ignore_ascii_case(text)) {
+/// [opptime <t> [oppmovestogo <m>|oppincrement <i>]]`, keywords in any order: the words only
+/// UCCI has. `time` is the side to move's.
+const GO_WORDS: &[GoWord] = &[
+    GoWord::new("draw", |line, _, _| {
+        line.go.draw = true;
         Ok(())
-    } else {
-        Err(CommandError::BadNumber {
-            keyword: name.to_string(),
-            text: clip(text),
-            expected: "one of the allowed words",
-        })
-    }
-}
+    }),
+    // `depth 0` asks for the static evaluation, `depth infinite` for an infinite search.
+    GoWord::new("depth", |line, words, _| {
+        if words.peek() == Some("infinite") {
+            words.take();
+            line.go.limits.infinite = true;
+            return Ok(());
+        }
+        match go::count(words, u32::MAX as u64)? as u32 {
+            0 => line.go.static_eval = true,
+            d => line.go.limits.depth = Some(d),
+        }
+        Ok(())
+    }),
+    GoWord::new("time", |l, w, d| go::clock(l, w, d, d.side, false)),
+    GoWord::new("increment", |l, w, d| go::clock(l, w, d, d.side, true)),
+    GoWord::new("opptime", |l, w, d| go::clock(l, w, d, !d.side, false)),
+    GoWord::new("oppincrement", |l, w, d| go::clock(l, w, d, !d.side, true)),
+    // Checked, but the opponent's moves to go do not change how long we think.
+    GoWord::new("oppmovestogo", |_, words, _| {
+        go::count(words, u32::MAX as u64)?;
+        Ok(())
+    }),
+];
 
-/// Sets the engine option `id` from a UCCI value.
-fn set_engine_option(
-    engine: &mut Engine,
-    id: OptionId,
-    value: Option<&str>,
-) -> Result<(), CommandError> {
-    engine.set_option(OptionSpec::of(id).name, value.unwrap_or(""))?;
+/// With neither `time` nor `increment` for the side to move, `movestogo` has no clock to count
+/// down; without `movestogo` the line simply has no clock.
+fn no_clock(line: &GoLine, _seen: &[&str], _side: Color) -> Result<(), CommandError> {
+    if line.moves_to_go.is_some() {
+        return Err(CommandError::Unsupported(
+            "go: 'movestogo' is given but not 'time'".into(),
+        ));
+    }
     Ok(())
 }
 
-/// A note from the engine on how it set an option, under the option's UCCI name `key`.
-fn ucci_note(key: &str, note: Option<OptionNote>) -> Option<String> {
-    note.map(|n| {
-        OptionNote {
-            name: key.to_string(),
-            ..n
-        }
-        .to_string()
-    })
-}
-
-/// Carries out `setoption`; `Ok(Some(text))` is a note for the client.
-fn set_option(
-    s: &mut Ucci,
-    engine: &mut Engine,
-    name: &str,
-    value: Option<&str>,
-) -> Result<Option<String>, CommandError> {
-    let key = name.to_ascii_lowercase();
-    let key = key.as_str();
-    match key {
-        "usemillisec" => s.millis = parse_check(key, value)?,
-        "batch" => s.batch = parse_check(key, value)?,
-        "debug" => s.debug = parse_check(key, value)?,
-        "ponder" => s.ponder = parse_check(key, value)?,
-        "hashsize" => {
-            // 0 asks the engine to choose (UCCI 3.0): its default size.
-            let (default, max) = spin(OptionId::Hash);
-            let asked = parse_spin(key, value, max)?;
-            let mb = if asked == 0 { default as u64 } else { asked };
-            let note = engine.apply(EngineOption::Hash(mb as usize))?;
-            if asked == 0 && note.is_none() {
-                return Ok(Some(format!("hashsize 0: the default size, {mb} MB")));
-            }
-            return Ok(ucci_note(key, note));
-        }
-        "threads" => {
-            // 0 asks the engine to choose (UCCI 3.0): one thread per core.
-            let (_, max) = spin(OptionId::Threads);
-            let asked = parse_spin(key, value, max)?;
-            let n = if asked == 0 {
-                std::thread::available_parallelism()
-                    .map_or(1, |n| n.get() as u64)
-                    .min(max as u64)
-            } else {
-                asked
-            };
-            engine.apply(EngineOption::Threads(n as usize))?;
-            if asked == 0 {
-                return Ok(Some(format!(
-                    "threads 0: one search thread per core, {n} here"
-                )));
-            }
-        }
-        "newgame" => engine.new_game(),
-        "evalfile" => set_engine_option(engine, OptionId::EvalFile, value)?,
-        "evaluation" => set_engine_option(engine, OptionId::Evaluation, value)?,
-        "repetitionrule" => set_engine_option(engine, OptionId::RepetitionRule, value)?,
-        "promotion" => {
-            if parse_check(key, value)? {
-                return Ok(Some(
-                    "promotion is not supported; the standard rules apply".into(),
-                ));
-            }
-        }
-        "usebook" => {
-            engine.apply(EngineOption::OwnBook(parse_check(key, value)?))?;
-        }
-        "bookfiles" => set_engine_option(engine, OptionId::BookFile, value)?,
-        // How freely the book picks among its good moves.
-        "randomness" => {
-            let words = ["none", "small", "medium", "large"];
-            parse_combo(key, value, &words)?;
-            let word = value.unwrap_or("medium").to_ascii_lowercase();
-            let variety = match word.as_str() {
-                "none" => 0,
-                "small" => 25,
-                "medium" => 50,
-                _ => 100,
-            };
-            engine.apply(EngineOption::BookVariety(variety))?;
-        }
-        "useegtb" => {
-            if parse_check(key, value)? {
-                return Ok(Some(format!("{key}: this engine has no endgame tables")));
-            }
-        }
-        "egtbpaths" | "evalapi" => {
-            return Ok(Some(format!("{key} is not used by this engine")));
-        }
-        // UCCI 3.0 options this engine does not announce: read, then said to change nothing.
-        "idle" | "pruning" | "knowledge" | "style" => {
-            let words: &[&str] = if key == "style" {
-                &["solid", "normal", "risky"]
-            } else {
-                &["none", "small", "medium", "large"]
-            };
-            parse_combo(key, value, words)?;
-            return Ok(Some(format!(
-                "{key} is not supported by this engine and is ignored"
-            )));
-        }
-        "repetition" | "drawmoves" | "selectivity" => {
-            return Ok(Some(format!(
-                "{key} was dropped in UCCI 3.0 and is ignored"
-            )));
-        }
-        _ => return Ok(Some(format!("unknown option '{}' ignored", clip(name)))),
+/// How UCCI reads `go`: times in milliseconds if `millis`, else seconds.
+fn go_dialect(millis: bool, side: Color) -> GoDialect {
+    GoDialect {
+        unit: if millis {
+            Duration::from_millis(1)
+        } else {
+            Duration::from_secs(1)
+        },
+        ranks: RankStyle::ZeroToNine,
+        side,
+        words: GO_WORDS,
+        no_clock,
     }
-    Ok(None)
 }
 
 /// A score as UCCI prints it: a bare integer where a horse or cannon is about 100, and mates as
@@ -506,8 +247,8 @@ pub(super) fn pophash_line(probe: Option<HashProbe>) -> String {
 }
 
 impl Dialect for Ucci {
-    fn parse(&self, line: &str, _side: Color) -> Result<Command, CommandError> {
-        parse(line, self.millis)
+    fn parse(&self, line: &str, side: Color) -> Result<Command, CommandError> {
+        parse(line, self.settings.millis, side)
     }
 
     fn handshake(&self) -> Vec<String> {
@@ -524,7 +265,7 @@ impl Dialect for Ucci {
         name: &str,
         value: Option<&str>,
     ) -> Result<Option<String>, CommandError> {
-        set_option(self, engine, name, value)
+        options::set_option(&mut self.settings, engine, name, value)
     }
 
     fn ranks(&self) -> RankStyle {
@@ -556,15 +297,15 @@ impl Dialect for Ucci {
     }
 
     fn batch(&self) -> bool {
-        self.batch
+        self.settings.batch
     }
 
     fn debug(&self) -> bool {
-        self.debug
+        self.settings.debug
     }
 
     fn set_debug(&mut self, on: bool) {
-        self.debug = on;
+        self.settings.debug = on;
     }
 
     fn farewell(&self) -> Option<&'static str> {
@@ -575,9 +316,10 @@ impl Dialect for Ucci {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::command::Go;
 
     fn go(line: &str, millis: bool) -> Result<Go, CommandError> {
-        match parse(line, millis)? {
+        match parse(line, millis, Color::Red)? {
             Command::Go(g) => Ok(g),
             other => panic!("not a go: {other:?}"),
         }
@@ -616,6 +358,19 @@ mod tests {
     }
 
     #[test]
+    fn movestogo_zero_is_read_as_one() {
+        let g = go("go time 60000 movestogo 0", true).unwrap();
+        assert_eq!(g.limits.clock.unwrap().moves_to_go, Some(1));
+        assert_eq!(g.notes, ["go: 'movestogo 0' is read as 'movestogo 1'"]);
+        assert!(
+            go("go time 60000 movestogo 3", true)
+                .unwrap()
+                .notes
+                .is_empty()
+        );
+    }
+
+    #[test]
     fn scores() {
         assert_eq!(score_value(Score::mate_in(3)), 9_997);
         assert_eq!(score_value(Score::mated_in(2)), -9_998);
@@ -623,18 +378,22 @@ mod tests {
         assert_eq!(score_value(Score(-430)), -100);
     }
 
+    fn parse_red(line: &str, millis: bool) -> Result<Command, CommandError> {
+        parse(line, millis, Color::Red)
+    }
+
     #[test]
     fn setoption_forms() {
-        let c = parse("setoption hashsize 64", true).unwrap();
+        let c = parse_red("setoption hashsize 64", true).unwrap();
         assert!(
             matches!(c, Command::SetOption { ref name, value: Some(ref v) } if name == "hashsize" && v == "64")
         );
-        let c = parse("setoption newgame", true).unwrap();
+        let c = parse_red("setoption newgame", true).unwrap();
         assert!(matches!(c, Command::SetOption { value: None, .. }));
-        let c = parse("setoption name threads value 2", true).unwrap();
+        let c = parse_red("setoption name threads value 2", true).unwrap();
         assert!(
             matches!(c, Command::SetOption { ref name, value: Some(ref v) } if name == "threads" && v == "2")
         );
-        assert!(parse("setoption", true).is_err());
+        assert!(parse_red("setoption", true).is_err());
     }
 }

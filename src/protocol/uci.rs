@@ -2,83 +2,56 @@
 //! `bestmove (none)`), with the bare Cyclone `fen …`/`startpos …` lines that UCI2WB sends, and
 //! the `Ranks` option choosing between ranks 0–9 (the default) and 1–10 for all move text.
 
-use super::command::{Command, CommandError, Go};
+use super::command::{Command, CommandError};
 use super::dialect::Dialect;
-use super::words::{
-    clip, expect_end, moves_text, parse_count, parse_move, parse_setup, parse_time,
-};
+use super::go::{self, GoDialect, GoLine, GoWord, parse_go};
+use super::settings::{FRONT_END_OPTIONS, Settings};
+use super::words::{clip, expect_end, moves_text, parse_move, parse_setup};
 use crate::engine::{Engine, MAX_PROTOCOL_PERFT, Offer};
 use crate::moves::{Move, RankStyle};
-use crate::options::{OptionError, OptionKind, OptionNote, OptionSpec, OptionValue};
+use crate::options::{OptionError, OptionKind, OptionNote, OptionSpec};
 use crate::position::Position;
 use crate::search::score::Score;
-use crate::search::time::Clock;
 use crate::search::{SearchInfo, SearchResult};
 use crate::square::{Color, Square};
 use std::time::Duration;
 
-/// UCI, with the settings only it has.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// UCI, with the settings the client has made.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Uci {
-    /// Rank numbers in move text, for input and output.
-    pub ranks: RankStyle,
-    /// Add `wdl` to `info` lines.
-    pub show_wdl: bool,
-    /// The client may ponder (only a hint).
-    pub ponder: bool,
-    /// `debug on`.
-    pub debug: bool,
+    pub settings: Settings,
 }
 
-/// Options the UCI front end handles itself; the engine's own follow from `Engine::options`.
-const UCI_OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        id: None,
-        name: "Ponder",
-        kind: OptionKind::Check { default: false },
-    },
-    OptionSpec {
-        id: None,
-        name: "UCI_ShowWDL",
-        kind: OptionKind::Check { default: false },
-    },
-    // The default is listed first: some clients echo back the first value of a combo.
-    OptionSpec {
-        id: None,
-        name: "Ranks",
-        kind: OptionKind::Combo {
-            default: "0-9",
-            values: &["0-9", "1-10"],
-        },
-    },
-    // Only so that clients that require it find xiangqi; it never changes coordinates.
-    OptionSpec {
-        id: None,
-        name: "UCI_Variant",
-        kind: OptionKind::Combo {
-            default: "xiangqi",
-            values: &["xiangqi"],
-        },
-    },
-];
+impl Default for Uci {
+    fn default() -> Uci {
+        Uci {
+            settings: Settings::new(),
+        }
+    }
+}
 
-fn option_line(spec: &OptionSpec) -> String {
-    let head = format!("option name {} type", spec.name);
-    match &spec.kind {
-        OptionKind::Spin { default, min, max } => {
+/// An `option` line for an option under its UCI name.
+fn option_line<T>(spec: &OptionSpec<T>) -> Option<String> {
+    let head = format!("option name {} type", spec.uci?);
+    Some(match &spec.kind {
+        OptionKind::Spin {
+            default, min, max, ..
+        } => {
             format!("{head} spin default {default} min {min} max {max}")
         }
-        OptionKind::Check { default } => format!("{head} check default {default}"),
-        OptionKind::Combo { default, values } => {
-            let mut line = format!("{head} combo default {default} var {default}");
-            for v in values.iter().filter(|v| *v != default) {
+        OptionKind::Check { default, .. } => format!("{head} check default {default}"),
+        OptionKind::Combo { values, .. } => {
+            let values = values();
+            let default = values.first().copied().unwrap_or_default();
+            let mut line = format!("{head} combo default {default}");
+            for v in values {
                 line.push_str(" var ");
                 line.push_str(v);
             }
             line
         }
-        OptionKind::Button => format!("{head} button"),
-        OptionKind::Text { default } => {
+        OptionKind::Button { .. } => format!("{head} button"),
+        OptionKind::Text { default, .. } => {
             format!(
                 "{head} string default {}",
                 if default.is_empty() {
@@ -88,16 +61,18 @@ fn option_line(spec: &OptionSpec) -> String {
                 }
             )
         }
-    }
+    })
 }
 
-/// The answer to `uci`: `id` lines, `option` lines and `uciok`.
+/// The answer to `uci`: `id` lines, the `option` lines of the engine's options and then the
+/// protocol's, and `uciok`.
 fn handshake() -> Vec<String> {
     let mut lines = vec![
         format!("id name xq {}", env!("CARGO_PKG_VERSION")),
         "id author the xq authors".to_string(),
     ];
-    lines.extend(Engine::options().iter().chain(UCI_OPTIONS).map(option_line));
+    lines.extend(Engine::options().iter().filter_map(option_line));
+    lines.extend(FRONT_END_OPTIONS.iter().filter_map(option_line));
     lines.push("uciok".to_string());
     lines
 }
@@ -116,7 +91,7 @@ fn parse(line: &str, ranks: RankStyle, side: Color) -> Result<Command, CommandEr
         "setoption" => parse_setoption(rest),
         "position" => Ok(Command::Position(parse_setup("position", rest, ranks)?)),
         "fen" | "startpos" => Ok(Command::Position(parse_setup("position", &words, ranks)?)),
-        "go" => Ok(Command::Go(parse_go(rest, ranks, side)?)),
+        "go" => Ok(Command::Go(parse_go(rest, &go_dialect(ranks, side))?)),
         "stop" => expect_end("stop", rest, Command::Stop),
         "ponderhit" => expect_end("ponderhit", rest, Command::PonderHit { draw: false }),
         "quit" => expect_end("quit", rest, Command::Quit),
@@ -172,189 +147,89 @@ fn parse_setoption(words: &[&str]) -> Result<Command, CommandError> {
     Ok(Command::SetOption { name, value })
 }
 
-const GO_KEYWORDS: &[&str] = &[
-    "searchmoves",
-    "ponder",
-    "wtime",
-    "btime",
-    "winc",
-    "binc",
-    "movestogo",
-    "depth",
-    "nodes",
-    "movetime",
-    "mate",
-    "infinite",
-    "perft",
+/// `go [searchmoves …] [ponder] [wtime] [btime] [winc] [binc] [movestogo] [depth] [nodes]
+/// [movetime] [mate] [infinite] [perft]`: the words only UCI has. `wtime` and `winc` are Red's.
+const GO_WORDS: &[GoWord] = &[
+    // The moves run to the next keyword.
+    GoWord::new("searchmoves", |line, words, dialect| {
+        while let Some(w) = words.peek().filter(|w| !dialect.is_keyword(w)) {
+            words.take();
+            line.go
+                .limits
+                .search_moves
+                .push(parse_move(w, dialect.ranks)?);
+        }
+        if line.go.limits.search_moves.is_empty() {
+            return Err(CommandError::MissingValue {
+                command: go::GO,
+                keyword: "searchmoves".into(),
+            });
+        }
+        Ok(())
+    }),
+    GoWord::new("wtime", |l, w, d| go::clock(l, w, d, Color::Red, false)),
+    GoWord::new("btime", |l, w, d| go::clock(l, w, d, Color::Black, false)),
+    GoWord::new("winc", |l, w, d| go::clock(l, w, d, Color::Red, true)),
+    GoWord::new("binc", |l, w, d| go::clock(l, w, d, Color::Black, true)),
+    GoWord::new("perft", |line, words, _| {
+        let depth = go::count(words, u32::MAX as u64)? as u32;
+        if depth > MAX_PROTOCOL_PERFT {
+            return Err(CommandError::Unsupported(format!(
+                "go perft: at most depth {MAX_PROTOCOL_PERFT} here; for deeper counts run `xq perft {depth}`"
+            )));
+        }
+        line.go.perft = Some(depth);
+        Ok(())
+    }),
+    // A mate in N moves is found by a search of 2N - 1 plies.
+    GoWord::new("mate", |line, words, _| {
+        let n = go::count(words, u32::MAX as u64 / 2)? as u32;
+        line.go.limits.depth = Some((2 * n).saturating_sub(1).max(1));
+        Ok(())
+    }),
 ];
 
-/// `go [searchmoves …] [ponder] [wtime] [btime] [winc] [binc] [movestogo] [depth] [nodes]
-/// [movetime] [infinite] [perft]`. `wtime` and `winc` are Red's.
-fn parse_go(words: &[&str], ranks: RankStyle, side: Color) -> Result<Go, CommandError> {
-    const C: &str = "go";
-    let ms = Duration::from_millis(1);
-    let mut go = Go::default();
-    let mut seen: Vec<&str> = Vec::new();
-    let (mut wtime, mut btime, mut winc, mut binc, mut moves_to_go) =
-        (None, None, None, None, None);
-    let mut i = 0;
-    while i < words.len() {
-        let word = words[i];
-        if seen.contains(&word) {
-            return Err(CommandError::Repeated {
-                command: C,
-                keyword: word.to_string(),
-            });
-        }
-        seen.push(word);
-        let value = words.get(i + 1);
-        i += 2;
-        match word {
-            "searchmoves" => {
-                i -= 1;
-                while let Some(w) = words.get(i).filter(|w| !GO_KEYWORDS.contains(w)) {
-                    go.limits.search_moves.push(parse_move(w, ranks)?);
-                    i += 1;
-                }
-                if go.limits.search_moves.is_empty() {
-                    return Err(CommandError::MissingValue {
-                        command: C,
-                        keyword: word.into(),
-                    });
-                }
-            }
-            "ponder" => {
-                go.limits.ponder = true;
-                i -= 1;
-            }
-            "infinite" => {
-                go.limits.infinite = true;
-                i -= 1;
-            }
-            "wtime" => wtime = Some(parse_time(word, value, C, ms)?),
-            "btime" => btime = Some(parse_time(word, value, C, ms)?),
-            "winc" => winc = Some(parse_time(word, value, C, ms)?),
-            "binc" => binc = Some(parse_time(word, value, C, ms)?),
-            "movestogo" => {
-                let m = parse_count(word, value, C, u32::MAX as u64)? as u32;
-                if m == 0 {
-                    return Err(CommandError::BadNumber {
-                        keyword: word.into(),
-                        text: "0".into(),
-                        expected: "a positive number",
-                    });
-                }
-                moves_to_go = Some(m);
-            }
-            "depth" => go.limits.depth = Some(parse_count(word, value, C, u32::MAX as u64)? as u32),
-            "nodes" => go.limits.nodes = Some(parse_count(word, value, C, u64::MAX)?),
-            "movetime" => go.limits.movetime = Some(parse_time(word, value, C, ms)?),
-            "perft" => {
-                let depth = parse_count(word, value, C, u32::MAX as u64)? as u32;
-                if depth > MAX_PROTOCOL_PERFT {
-                    return Err(CommandError::Unsupported(format!(
-                        "go perft: at most depth {MAX_PROTOCOL_PERFT} here; for deeper counts run `xq perft {depth}`"
-                    )));
-                }
-                go.perft = Some(depth);
-            }
-            "mate" => {
-                // A mate in N moves is found by a search of 2N - 1 plies.
-                let n = parse_count(word, value, C, u32::MAX as u64 / 2)? as u32;
-                go.limits.depth = Some((2 * n).saturating_sub(1).max(1));
-            }
-            other => {
-                return Err(CommandError::Unexpected {
-                    command: C,
-                    word: clip(other),
-                });
-            }
-        }
+/// Only the other side's clock, or `movestogo` alone: the first clock word given is named.
+fn no_clock(_line: &GoLine, seen: &[&str], side: Color) -> Result<(), CommandError> {
+    let clock_words = ["wtime", "btime", "winc", "binc", "movestogo"];
+    let Some(given) = seen.iter().find(|w| clock_words.contains(w)) else {
+        return Ok(());
+    };
+    let (missing, side) = match side {
+        Color::Red => (["wtime", "winc"], "Red"),
+        Color::Black => (["btime", "binc"], "Black"),
+    };
+    Err(CommandError::NoClock {
+        command: go::GO,
+        given: given.to_string(),
+        missing: missing.iter().map(|w| w.to_string()).collect(),
+        side,
+    })
+}
+
+/// How UCI reads `go`: times in milliseconds, moves in `ranks`.
+fn go_dialect(ranks: RankStyle, side: Color) -> GoDialect {
+    GoDialect {
+        unit: Duration::from_millis(1),
+        ranks,
+        side,
+        words: GO_WORDS,
+        no_clock,
     }
-    let (ours, inc, ours_names) = match side {
-        Color::Red => (wtime, winc, ["wtime", "winc"]),
-        Color::Black => (btime, binc, ["btime", "binc"]),
-    };
-    match (ours, inc) {
-        (Some(remaining), _) => {
-            go.limits.clock = Some(Clock {
-                remaining,
-                increment: inc.unwrap_or_default(),
-                moves_to_go,
-            });
-        }
-        // An increment and no time: a game played on the increment alone (so many seconds a
-        // move), so the increment is this move's budget, as with `movetime`.
-        (None, Some(increment)) => {
-            go.limits.movetime.get_or_insert(increment);
-        }
-        // Only the other side's clock, or `movestogo` alone: the word given is named.
-        (None, None) => {
-            let clock_words = ["wtime", "btime", "winc", "binc", "movestogo"];
-            if let Some(given) = seen.iter().find(|w| clock_words.contains(w)) {
-                return Err(CommandError::NoClock {
-                    command: C,
-                    given: given.to_string(),
-                    missing: ours_names.iter().map(|w| w.to_string()).collect(),
-                    side: match side {
-                        Color::Red => "Red",
-                        Color::Black => "Black",
-                    },
-                });
-            }
-        }
-    }
-    Ok(go)
 }
 
-/// A setting only the UCI front end has.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum UciOption {
-    Ponder(bool),
-    ShowWdl(bool),
-    Ranks(RankStyle),
-    /// `UCI_Variant`, which has one value and changes nothing.
-    Variant,
-}
-
-/// Reads a UCI front-end option; `Ok(None)` if `name` is none of them.
-fn parse_uci_option(name: &str, text: &str) -> Result<Option<UciOption>, OptionError> {
-    let Some(spec) = OptionSpec::find(UCI_OPTIONS, name) else {
-        return Ok(None);
-    };
-    let option = match (spec.name, spec.parse(text)?) {
-        ("Ponder", OptionValue::Bool(b)) => UciOption::Ponder(b),
-        ("UCI_ShowWDL", OptionValue::Bool(b)) => UciOption::ShowWdl(b),
-        ("Ranks", OptionValue::Text(t)) if t == "1-10" => UciOption::Ranks(RankStyle::OneToTen),
-        ("Ranks", OptionValue::Text(_)) => UciOption::Ranks(RankStyle::ZeroToNine),
-        ("UCI_Variant", _) => UciOption::Variant,
-        (name, value) => {
-            return Err(OptionError::BadValue {
-                name: name.to_string(),
-                value: format!("{value:?}"),
-                expected: format!("a value of type {:?}", spec.kind),
-            });
-        }
-    };
-    Ok(Some(option))
-}
-
-/// Carries out `setoption`: the front end's own options here, the rest by the engine; a note
+/// Carries out `setoption`: the protocol's own options here, the rest by the engine; a note
 /// when the engine could not set its option quite as asked.
 fn set_option(
-    s: &mut Uci,
+    settings: &mut Settings,
     engine: &mut Engine,
     name: &str,
     text: &str,
 ) -> Result<Option<OptionNote>, OptionError> {
-    match parse_uci_option(name, text)? {
-        Some(UciOption::Ponder(b)) => s.ponder = b,
-        Some(UciOption::ShowWdl(b)) => s.show_wdl = b,
-        Some(UciOption::Ranks(r)) => s.ranks = r,
-        Some(UciOption::Variant) => {}
-        None => return engine.set_option(name, text),
+    match OptionSpec::find_uci(FRONT_END_OPTIONS, name) {
+        Some(spec) => spec.apply(settings, spec.parse(text)?),
+        None => engine.set_option(name, text),
     }
-    Ok(None)
 }
 
 /// Win, draw and loss chances in per mille for the side to move, from a score: a logistic model
@@ -373,7 +248,7 @@ fn wdl(score: Score) -> (u32, u32, u32) {
 }
 
 /// An `info` line for one completed depth and line.
-fn info_line(info: &SearchInfo, s: &Uci) -> String {
+fn info_line(info: &SearchInfo, s: &Settings) -> String {
     let ms = info.time.as_millis();
     // From microseconds, so a search of under a millisecond still shows a rate, never 0 for
     // nodes searched.
@@ -400,7 +275,7 @@ fn info_line(info: &SearchInfo, s: &Uci) -> String {
 
 /// The lines ending a search: `bestmove <m> [ponder <p>]`, or with no legal move
 /// `info depth 0 score mate 0` and `bestmove (none)`.
-fn best_move_lines(result: &SearchResult, ponder: Option<Move>, s: &Uci) -> Vec<String> {
+fn best_move_lines(result: &SearchResult, ponder: Option<Move>, s: &Settings) -> Vec<String> {
     let Some(best) = result.best else {
         return vec![
             "info depth 0 score mate 0".to_string(),
@@ -453,7 +328,7 @@ pub(super) fn board_lines(pos: &Position, ranks: RankStyle) -> Vec<String> {
 
 impl Dialect for Uci {
     fn parse(&self, line: &str, side: Color) -> Result<Command, CommandError> {
-        parse(line, self.ranks, side)
+        parse(line, self.settings.ranks, side)
     }
 
     fn handshake(&self) -> Vec<String> {
@@ -470,16 +345,16 @@ impl Dialect for Uci {
         name: &str,
         value: Option<&str>,
     ) -> Result<Option<String>, CommandError> {
-        let note = set_option(self, engine, name, value.unwrap_or(""))?;
+        let note = set_option(&mut self.settings, engine, name, value.unwrap_or(""))?;
         Ok(note.map(|n| n.to_string()))
     }
 
     fn ranks(&self) -> RankStyle {
-        self.ranks
+        self.settings.ranks
     }
 
     fn info_line(&self, info: &SearchInfo) -> String {
-        info_line(info, self)
+        info_line(info, &self.settings)
     }
 
     fn best_move_lines(
@@ -488,7 +363,7 @@ impl Dialect for Uci {
         ponder: Option<Move>,
         _offer: Offer,
     ) -> Vec<String> {
-        best_move_lines(result, ponder, self)
+        best_move_lines(result, ponder, &self.settings)
     }
 
     fn no_move_line(&self) -> &'static str {
@@ -507,11 +382,11 @@ impl Dialect for Uci {
     }
 
     fn debug(&self) -> bool {
-        self.debug
+        self.settings.debug
     }
 
     fn set_debug(&mut self, on: bool) {
-        self.debug = on;
+        self.settings.debug = on;
     }
 
     fn farewell(&self) -> Option<&'static str> {
@@ -522,6 +397,7 @@ impl Dialect for Uci {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::command::Go;
 
     fn go(line: &str, side: Color) -> Result<Go, CommandError> {
         match parse(line, RankStyle::ZeroToNine, side)? {
@@ -574,6 +450,15 @@ mod tests {
                 .remaining,
             Duration::ZERO
         );
+    }
+
+    #[test]
+    fn movestogo_zero_is_read_as_one() {
+        let g = go("go movestogo 0 wtime 1000 btime 1000", Color::Black).unwrap();
+        assert_eq!(g.limits.clock.unwrap().moves_to_go, Some(1));
+        assert_eq!(g.notes, ["go: 'movestogo 0' is read as 'movestogo 1'"]);
+        let g = go("go wtime 1000 movestogo 2", Color::Red).unwrap();
+        assert!(g.notes.is_empty());
     }
 
     #[test]
