@@ -1,10 +1,11 @@
-//! `Engine`: owns the game (start position, moves, judge history), the transposition table and
+//! `Engine`: owns the game (start position and moves), the transposition table and
 //! the options; runs searches on a worker thread and hands progress to a callback. It answers the
 //! questions the protocols ask about the game (hash probes, perft, the draw or resign decision)
 //! and never prints.
 
 use crate::book::{Book, BookMove};
 use crate::eval::EvalChoice;
+use crate::game::Game;
 use crate::judge::{History, RuleSet, Rules};
 use crate::movegen::legal_moves;
 use crate::moves::{IllegalMove, Move};
@@ -81,7 +82,9 @@ pub const MAX_PROTOCOL_PERFT: u32 = 4;
 
 /// The engine.
 pub struct Engine {
-    history: History,
+    game: Game,
+    /// The repetition rules the judge reads in search (option `RepetitionRule`).
+    rules: Rules,
     banned: Vec<Move>,
     config: SearchConfig,
     /// The net for the NNUE evaluation; `None` until one is needed (then the embedded net).
@@ -112,7 +115,8 @@ impl Engine {
     /// An engine at the start position with every option at its default.
     pub fn new() -> Engine {
         let mut engine = Engine {
-            history: History::new(Position::startpos(), Rules::default()),
+            game: Game::new(Position::startpos()),
+            rules: Rules::default(),
             banned: Vec::new(),
             config: SearchConfig::default(),
             net: None,
@@ -172,12 +176,23 @@ impl Engine {
         spec.apply(self, value)
     }
 
-    /// Makes the game's history, and with it the judge and the search, follow the rule set.
+    /// Makes the judge, and with it the search, follow the rule set.
     fn set_rule_set(&mut self, set: RuleSet) {
-        self.history.set_rules(Rules {
-            set,
-            ..self.history.rules()
-        });
+        self.rules.set = set;
+    }
+
+    /// The repetition rules the judge reads in search.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The game as the judge's history, for the search and the book's repetition check.
+    fn judge_history(&self) -> History {
+        let mut history = History::new(self.game.start().clone(), self.rules);
+        for &m in self.game.moves() {
+            history.push_legal(m);
+        }
+        history
     }
 
     /// The book move `go` would play now, if the book is on and has one: not for an infinite or
@@ -192,9 +207,9 @@ impl Engine {
             .file
             .as_ref()
             .map_or_else(|| Book::embedded(), |(_, book)| book.as_ref());
-        let losing = crate::judge::losing_moves(&self.history, crate::book::REPETITIONS);
+        let losing = crate::judge::losing_moves(&self.judge_history(), crate::book::REPETITIONS);
         book.choose(
-            self.history.position(),
+            self.game.position(),
             &self.banned,
             &losing,
             self.book.variety,
@@ -234,15 +249,15 @@ impl Engine {
     pub fn set_position(&mut self, start: Position, moves: &[Move]) -> Result<(), IllegalMove> {
         self.wait();
         self.banned.clear();
-        let mut history = History::new(start, self.history.rules());
+        let mut game = Game::new(start);
         let mut outcome = Ok(());
         for &m in moves {
-            if let Err(e) = history.push(m) {
+            if let Err(e) = game.push(m) {
                 outcome = Err(e);
                 break;
             }
         }
-        self.history = history;
+        self.game = game;
         outcome
     }
 
@@ -261,12 +276,12 @@ impl Engine {
 
     /// The game's current position.
     pub fn position(&self) -> &Position {
-        self.history.position()
+        self.game.position()
     }
 
     /// The game so far.
-    pub fn history(&self) -> &History {
-        &self.history
+    pub fn game(&self) -> &Game {
+        &self.game
     }
 
     /// Root moves the next search must not play (UCCI `banmoves`); cleared by `set_position`.
@@ -331,7 +346,7 @@ impl Engine {
             .store(limits.ponder, Ordering::Relaxed);
         self.signals.clock.reset();
         let (history, banned, mut config) = (
-            self.history.clone(),
+            self.judge_history(),
             self.banned.clone(),
             self.config.clone(),
         );
@@ -524,7 +539,7 @@ mod tests {
             .set_position(Position::startpos(), &moves)
             .unwrap_err();
         assert_eq!(e.ply, 3);
-        assert_eq!(engine.history().plies(), 2);
+        assert_eq!(engine.game().plies(), 2);
     }
 
     #[test]

@@ -979,3 +979,46 @@ fn a_cycle_names_its_sides_moves_and_long_lists_are_cut_short() {
     assert!(text.contains("…"), "{text}");
     assert!(text.contains("in all)"), "{text}");
 }
+
+#[test]
+fn a_game_played_here_is_the_record_its_pgn_reads_as() {
+    // The Python `Game` and the server report on games held as start and moves, without writing
+    // them out and reading them back: the record made from the game must be the one read.
+    let lines = [
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            "",
+        ),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            "h2e2 h9g7 h0g2 i9h9 i0h0 b9c7",
+        ),
+        (
+            "c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w - - 0 1",
+            "h8h9 f9f8 h9h8 f8f9 h8h9",
+        ),
+    ];
+    for (fen, moves) in lines {
+        let start = xq::fen::parse(fen).expect("a FEN");
+        let moves: Vec<Move> = moves
+            .split_whitespace()
+            .map(|m| m.parse().expect("a move"))
+            .collect();
+        let game = xq::game::Game::replay(start, &moves).expect("legal moves");
+        let text = format!(
+            "[FEN \"{fen}\"]\n\n{} *\n",
+            moves
+                .iter()
+                .map(Move::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        let file = record::read_file("game", text.as_bytes()).expect("a record");
+        let read = record::resolve("game", file.encoding, &file.games[0]).expect("resolved");
+        assert_eq!(
+            format!("{:?}", GameRecord::of_game(&game)),
+            format!("{read:?}"),
+            "{text}"
+        );
+    }
+}

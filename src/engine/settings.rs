@@ -422,7 +422,7 @@ mod tests {
         assert_eq!(engine.set_option("move overhead", "50"), Ok(None));
         assert_eq!(engine.config.move_overhead, Duration::from_millis(50));
         assert_eq!(engine.set_option("RepetitionRule", "check-only"), Ok(None));
-        assert_eq!(engine.history().rules().set, RuleSet::ChecksOnly);
+        assert_eq!(engine.rules().set, RuleSet::ChecksOnly);
         assert!(matches!(
             engine.set_option("Ranks", "1-10"),
             Err(OptionError::Unknown(_))
@@ -440,7 +440,7 @@ mod tests {
         let engine = Engine::new();
         assert_eq!(engine.tt.megabytes(), 16);
         assert_eq!(engine.evaluation, Evaluation::Nnue);
-        assert_eq!(engine.history().rules().set, RuleSet::default());
+        assert_eq!(engine.rules().set, RuleSet::default());
         assert_eq!(RULE_SETS[0], RuleSet::default());
         assert_eq!(engine.book.variety, crate::book::DEFAULT_VARIETY);
         assert!(engine.strength.skill().is_full());

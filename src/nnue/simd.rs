@@ -246,7 +246,7 @@ mod tests {
         /// Lanes spread over `-bound..=bound`, or the whole i16 range when `bound` is `None`.
         fn lanes(&mut self, bound: Option<i16>) -> Lanes {
             std::array::from_fn(|_| match bound {
-                Some(b) => (self.next() % (2 * b as u64 + 1)) as i16 - b,
+                Some(b) => ((self.next() % (2 * b as u64 + 1)) as i32 - i32::from(b)) as i16,
                 None => self.next() as i16,
             })
         }

@@ -375,7 +375,7 @@ impl<W: Write> Session<W> {
         }
         if let Err(e) = self.engine.set_position(setup.start, &setup.moves) {
             self.error(&self.illegal(e))?;
-            let kept = self.engine.history().plies();
+            let kept = self.engine.game().plies();
             self.note(&format!("position: kept the {kept} moves before it"))?;
         }
         Ok(())

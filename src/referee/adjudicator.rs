@@ -301,3 +301,85 @@ fn repetition(ruling: &Ruling, ply: usize) -> Decision {
         reason: Reason::Repetition(ruling.clone()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn played(rules: Rules, moves: &str) -> Adjudicator {
+        let mut game = Adjudicator::new(Position::startpos(), rules);
+        for m in moves.split_whitespace() {
+            game.play(m.parse().expect("a move")).expect("a legal move");
+        }
+        game
+    }
+
+    #[test]
+    fn the_move_count_rule_ends_a_game_at_the_ply_it_is_reached() {
+        let rules = Rules {
+            move_limit: Some(2),
+            ..Rules::first_decision(3)
+        };
+        // Four plies without a capture: two moves by each side.
+        let game = played(rules, "h2e2 h9g7 h0g2 i9i8 i0h0");
+        let d = game.decision().expect("decided");
+        assert_eq!((d.ply, &d.reason), (4, &Reason::MoveLimit(2)));
+        assert_eq!(d.winner(), None);
+        // A capture starts the count again.
+        let game = played(rules, "h2e2 h9g7 e2e6 i9i8 h0g2");
+        assert_eq!(game.decision(), None);
+        // A record read as an arbiter reads it: decided where the rule was reached.
+        let arbiter = Rules {
+            move_limit: Some(2),
+            ..Rules::arbiter(3)
+        };
+        let ending = played(arbiter, "h2e2 h9g7 h0g2 i9i8 i0h0").ending(true);
+        let d = ending.decision.expect("decided");
+        assert_eq!((d.ply, d.reason), (4, Reason::MoveLimit(2)));
+        assert!(!ending.provisional);
+    }
+
+    #[test]
+    fn the_cap_on_plies_draws_when_it_is_reached() {
+        let rules = Rules {
+            ply_limit: Some(3),
+            ..Rules::first_decision(3)
+        };
+        let game = played(rules, "h2e2 h9g7 e2e6 i9i8");
+        let d = game.decision().expect("decided");
+        assert_eq!((d.ply, &d.reason), (3, &Reason::PlyLimit(3)));
+        assert!(
+            game.explain(d).contains("the cap of 3 plies"),
+            "{}",
+            game.explain(d)
+        );
+    }
+
+    #[test]
+    fn a_forbidden_repetition_kept_on_ends_a_game_as_it_is_played() {
+        // Red checks with the rook from h8/h9 while Black's king steps between f8 and f9.
+        let start: Position = "c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w"
+            .parse()
+            .expect("a position");
+        let moves = "h8h9 f9f8 h9h8 f8f9 h8h9 f9f8 h9h8 f8f9 h8h9 f9f8 h9h8";
+        let mut arbiter = Adjudicator::new(start.clone(), Rules::arbiter(3));
+        let mut first = Adjudicator::new(start, Rules::first_decision(3));
+        for m in moves.split_whitespace() {
+            let m = m.parse().expect("a move");
+            arbiter.play(m).expect("legal");
+            first.play(m).expect("legal");
+        }
+        // The first decision rules at the first repetition; the arbiter only once Red repeats
+        // again after being told to change.
+        let (at_first, kept_on) = (
+            first.decision().expect("ruled").ply,
+            arbiter.decision().expect("ruled").ply,
+        );
+        assert!(at_first < kept_on, "{at_first} < {kept_on}");
+        assert_eq!(
+            arbiter.decision().and_then(Decision::winner),
+            Some(crate::square::Color::Black)
+        );
+        assert_eq!(arbiter.ending(true).decision.as_ref(), arbiter.decision());
+    }
+}
