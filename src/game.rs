@@ -59,13 +59,7 @@ impl Game {
     /// Plays a move after checking that it is legal.
     pub fn push(&mut self, m: Move) -> Result<(), IllegalMove> {
         let pos = self.position();
-        if !pos.is_legal(m) {
-            return Err(IllegalMove {
-                mv: m,
-                fen: pos.to_string(),
-                ply: self.plies() + 1,
-            });
-        }
+        pos.check_legal(m, self.plies() + 1)?;
         let mut next = pos.clone();
         next.play(m);
         self.positions.push(next);

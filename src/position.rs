@@ -6,7 +6,7 @@ use crate::attacks::{
     king_attacks, pawn_attackers_to, pawn_attacks, rook_attacks,
 };
 use crate::bitboard::Bitboard;
-use crate::moves::Move;
+use crate::moves::{IllegalMove, Move};
 use crate::piece::{Piece, PieceKind};
 use crate::square::{Color, Square};
 use crate::zobrist;
@@ -343,6 +343,20 @@ impl Position {
                 self.pseudo_targets(m.from()).has(m.to()) && self.leaves_king_safe(m)
             }
             _ => false,
+        }
+    }
+
+    /// `m` if it is legal here, else the error naming it, this position and `ply` (the ply the
+    /// move would have been in its game).
+    pub fn check_legal(&self, m: Move, ply: usize) -> Result<Move, IllegalMove> {
+        if self.is_legal(m) {
+            Ok(m)
+        } else {
+            Err(IllegalMove {
+                mv: m,
+                fen: self.to_string(),
+                ply,
+            })
         }
     }
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use xq::arena::game::{EndKind, GameRules, Limit, Outcome};
+use xq::arena::game::{EndKind, GameRules, Limit, Outcome, match_rules};
 use xq::arena::spec::EngineSpec;
 use xq::arena::stats::Points;
 use xq::arena::{MatchConfig, MatchGame, MatchSummary, openings, run_match};
@@ -50,8 +50,7 @@ fn rules(limit: Limit) -> GameRules {
         limit,
         margin: Duration::from_millis(50),
         move_timeout: Duration::from_secs(5),
-        move_limit: 60,
-        max_plies: 300,
+        referee: match_rules(60, 300),
         resign: None,
         draw: None,
     }
@@ -387,7 +386,7 @@ fn clock_units_follow_the_protocol() {
             clock,
             "h2e2 h9g7",
         );
-        config.rules.max_plies = 4;
+        config.rules.referee.ply_limit = Some(4);
         let (reports, _) = play(&config);
         assert_eq!(
             reports[0].record.end,
@@ -435,7 +434,7 @@ fn an_engine_with_its_own_clock_plays_time_odds() {
             clock,
             "h2e2 h9g7",
         );
-        config.rules.max_plies = 4;
+        config.rules.referee.ply_limit = Some(4);
         let (reports, _) = play(&config);
         let traffic = log.text();
         // Game 1: "quick" has Red, and Red is to move after the two book moves.
@@ -571,7 +570,7 @@ fn xq_against_itself_over_ucci_and_uci() {
     let b: EngineSpec = format!("uci-xq={XQ},proto=uci").parse().unwrap();
     let (mut config, log) = setup([a, b], 2, Limit::Nodes(1000), "h2e2 h9g7\n");
     // Short games: this checks the two protocols end to end, not the engine's play.
-    config.rules.max_plies = 80;
+    config.rules.referee.ply_limit = Some(80);
     // A mated engine may search well past its node budget before it resigns.
     config.rules.move_timeout = Duration::from_secs(30);
     let (reports, summary) = play(&config);
@@ -766,7 +765,7 @@ fn against(first: &str, second: &str) -> (MatchConfig, Shared) {
     let a: EngineSpec = format!("wxf={XQ},{first}").parse().unwrap();
     let b: EngineSpec = format!("checks={XQ},{second}").parse().unwrap();
     let (mut config, log) = setup([a, b], 1, Limit::Nodes(100), "");
-    config.rules.max_plies = 20;
+    config.rules.referee.ply_limit = Some(20);
     (config, log)
 }
 

@@ -2,7 +2,7 @@
 //! [`MatchConfig`] for each pairing (two engines, or a round robin or gauntlet of more). The run
 //! itself is `run`.
 
-use super::game::{DrawRule, GameRules, Limit, ResignRule};
+use super::game::{DrawRule, GameRules, Limit, ResignRule, match_rules};
 use super::openings;
 use super::stats::Sprt;
 use super::tournament::{self, Format};
@@ -254,8 +254,7 @@ pub fn plan_from_args(args: &MatchArgs) -> Result<Plan, Box<dyn std::error::Erro
             limit,
             margin: Duration::from_millis(args.time_margin),
             move_timeout,
-            move_limit: args.move_limit,
-            max_plies: args.max_plies,
+            referee: match_rules(args.move_limit, args.max_plies),
             resign,
             draw,
         },

@@ -58,10 +58,9 @@ pub struct GameRules {
     pub margin: Duration,
     /// With node or depth limits: how long to wait for a move before scoring a hang.
     pub move_timeout: Duration,
-    /// The move-count rule: draw after this many moves by each side without a capture (0: off).
-    pub move_limit: u32,
-    /// Draw after this many plies in all, book moves included (0: off).
-    pub max_plies: u32,
+    /// The referee's rules: the first ruling ends the game, with the move-count rule and the cap
+    /// on plies (book moves included) of the match.
+    pub referee: referee::Rules,
     /// Score-based loss adjudication.
     pub resign: Option<ResignRule>,
     /// Score-based draw adjudication.
@@ -249,7 +248,7 @@ pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> 
         clients[0].spec().name.clone(),
         clients[1].spec().name.clone(),
     ];
-    let mut adjudicator = Adjudicator::new(opening.start.clone(), referee_rules(rules));
+    let mut adjudicator = Adjudicator::new(opening.start.clone(), rules.referee);
     let mut record = PlayedGame {
         names: names.clone(),
         start: opening.start.clone(),
@@ -427,11 +426,12 @@ pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> 
 }
 
 /// The referee's rules for a match game: the first ruling ends the game (3 occurrences make a
-/// repetition), with the match's move-count rule and cap on plies.
-fn referee_rules(rules: &GameRules) -> referee::Rules {
+/// repetition, UCCI engines being sent the moves that would lose one), with a move-count rule of
+/// `move_limit` moves by each side and a cap of `max_plies` plies (0: none).
+pub fn match_rules(move_limit: u32, max_plies: u32) -> referee::Rules {
     referee::Rules {
-        move_limit: (rules.move_limit > 0).then_some(rules.move_limit),
-        ply_limit: (rules.max_plies > 0).then_some(rules.max_plies),
+        move_limit: (move_limit > 0).then_some(move_limit),
+        ply_limit: (max_plies > 0).then_some(max_plies),
         ..referee::Rules::first_decision(3)
     }
 }

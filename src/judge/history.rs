@@ -223,14 +223,7 @@ impl History {
 
     /// Plays a move after checking that it is legal.
     pub fn push(&mut self, m: Move) -> Result<(), IllegalMove> {
-        let pos = self.position();
-        if !pos.is_legal(m) {
-            return Err(IllegalMove {
-                mv: m,
-                fen: pos.to_string(),
-                ply: self.plies() + 1,
-            });
-        }
+        self.position().check_legal(m, self.plies() + 1)?;
         self.push_legal(m);
         Ok(())
     }

@@ -307,7 +307,11 @@ mod tests {
     use super::*;
 
     fn played(rules: Rules, moves: &str) -> Adjudicator {
-        let mut game = Adjudicator::new(Position::startpos(), rules);
+        played_from(Position::startpos(), rules, moves)
+    }
+
+    fn played_from(start: Position, rules: Rules, moves: &str) -> Adjudicator {
+        let mut game = Adjudicator::new(start, rules);
         for m in moves.split_whitespace() {
             game.play(m.parse().expect("a move")).expect("a legal move");
         }
@@ -315,7 +319,7 @@ mod tests {
     }
 
     #[test]
-    fn the_move_count_rule_ends_a_game_at_the_ply_it_is_reached() {
+    fn the_move_count_rule_and_the_cap_end_a_game_at_the_ply_they_are_reached() {
         let rules = Rules {
             move_limit: Some(2),
             ..Rules::first_decision(3)
@@ -337,22 +341,18 @@ mod tests {
         let d = ending.decision.expect("decided");
         assert_eq!((d.ply, d.reason), (4, Reason::MoveLimit(2)));
         assert!(!ending.provisional);
-    }
-
-    #[test]
-    fn the_cap_on_plies_draws_when_it_is_reached() {
-        let rules = Rules {
-            ply_limit: Some(3),
-            ..Rules::first_decision(3)
-        };
-        let game = played(rules, "h2e2 h9g7 e2e6 i9i8");
-        let d = game.decision().expect("decided");
-        assert_eq!((d.ply, &d.reason), (3, &Reason::PlyLimit(3)));
-        assert!(
-            game.explain(d).contains("the cap of 3 plies"),
-            "{}",
-            game.explain(d)
+        // The cap on plies, a match's guard.
+        let capped = played(
+            Rules {
+                ply_limit: Some(3),
+                ..Rules::first_decision(3)
+            },
+            "h2e2 h9g7 e2e6 i9i8",
         );
+        let d = capped.decision().expect("decided");
+        assert_eq!((d.ply, &d.reason), (3, &Reason::PlyLimit(3)));
+        let words = capped.explain(d);
+        assert!(words.contains("the cap of 3 plies"), "{words}");
     }
 
     #[test]
@@ -362,13 +362,8 @@ mod tests {
             .parse()
             .expect("a position");
         let moves = "h8h9 f9f8 h9h8 f8f9 h8h9 f9f8 h9h8 f8f9 h8h9 f9f8 h9h8";
-        let mut arbiter = Adjudicator::new(start.clone(), Rules::arbiter(3));
-        let mut first = Adjudicator::new(start, Rules::first_decision(3));
-        for m in moves.split_whitespace() {
-            let m = m.parse().expect("a move");
-            arbiter.play(m).expect("legal");
-            first.play(m).expect("legal");
-        }
+        let arbiter = played_from(start.clone(), Rules::arbiter(3), moves);
+        let first = played_from(start, Rules::first_decision(3), moves);
         // The first decision rules at the first repetition; the arbiter only once Red repeats
         // again after being told to change.
         let (at_first, kept_on) = (
