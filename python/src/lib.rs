@@ -371,14 +371,7 @@ fn check_repetitions(repetitions: u32) -> PyResult<()> {
 /// The referee's settings from the keyword arguments.
 fn referee_config(repetitions: u32, first_decision: bool, move_limit: u32) -> PyResult<Rules> {
     check_repetitions(repetitions)?;
-    Ok(if first_decision {
-        Rules::first_decision(repetitions)
-    } else {
-        Rules {
-            move_limit: (move_limit > 0).then_some(move_limit),
-            ..Rules::arbiter(repetitions)
-        }
-    })
+    Ok(Rules::chosen(repetitions, first_decision, move_limit))
 }
 
 /// A game file to judge, and whether it was found in a directory (then, as on the command line, a
@@ -506,70 +499,15 @@ fn referee_text<'py>(
     report_list(py, &values)
 }
 
-/// Judges the games of `files` on the machine's cores, keeping file and game order. Files are
-/// read and split one after the other; their games are shared out among the workers.
+/// Judges the games of `files` on the machine's cores as `xq referee` does, keeping file and game
+/// order.
 fn judge_files(files: &[GameFile], config: Rules) -> Vec<Value> {
-    let mut units: Vec<Unit> = Vec::new();
-    for file in files {
-        let name = file.path.display().to_string();
-        let read = xq::record::files::read_game_file(&file.path)
-            .map_err(|e| xq::record::RecordError {
-                file: name.clone(),
-                line: None,
-                game: None,
-                ply: None,
-                kind: xq::record::ErrorKind::Io(e),
-            })
-            .and_then(|bytes| xq::record::read_file(&name, &bytes));
-        match read {
-            Ok(found) => units.extend(found.games.into_iter().map(|raw| Unit::Game {
-                file: name.clone(),
-                encoding: found.encoding,
-                raw,
-            })),
-            Err(e) if file.found && e.kind == xq::record::ErrorKind::NoGame => {}
-            Err(e) => units.push(Unit::Unreadable(GameReport::unreadable(&name, 0, 0, e))),
-        }
-    }
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(units.len().max(1));
-    let chunk = units.len().div_ceil(workers).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = units
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || part.iter().map(|u| u.judge(config)).collect::<Vec<_>>())
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    })
-}
-
-/// One game to judge, or a file that could not be read.
-enum Unit {
-    Game {
-        file: String,
-        encoding: xq::record::encoding::Encoding,
-        raw: xq::record::RawGame,
-    },
-    Unreadable(GameReport),
-}
-
-impl Unit {
-    fn judge(&self, config: Rules) -> Value {
-        match self {
-            Unit::Game {
-                file,
-                encoding,
-                raw,
-            } => report_json(&xq::referee::judge_raw(file, *encoding, raw, config)),
-            Unit::Unreadable(report) => report_json(report),
-        }
-    }
+    let files: Vec<(PathBuf, bool)> = files.iter().map(|f| (f.path.clone(), f.found)).collect();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    xq::referee::batch::judge_files(&files, config, threads)
+        .iter()
+        .map(report_json)
+        .collect()
 }
 
 /// An iterator over the reports of a collection's games, one file at a time, for collections too

@@ -2,19 +2,17 @@
 //! cores, and prints text or JSON lines (and optionally an HTML report), a progress line on a
 //! terminal and a summary. Exit status: 0 all fine, 1 some game or file had an error, 2 bad usage.
 
-mod batch;
 mod bench;
-mod inputs;
 
+use super::batch::judge_inputs;
+use super::inputs::{Batches, Source, collect_sources, input_at, total_bytes};
 use super::json::report_json;
 use super::progress::Progress;
 use super::text::{Tally, report_text};
 use super::{GameReport, Rules, html};
 use crate::record::stream::Numbering;
 use crate::record::{ErrorKind, RecordError};
-use batch::judge_inputs;
 use bench::bench;
-use inputs::{Batches, Source, collect_sources, input_at, total_bytes};
 use std::io::{IsTerminal, Write};
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
@@ -90,11 +88,7 @@ fn write_reports<W: Write>(
 
 /// Runs `xq referee`.
 pub fn run_cli(args: RefereeArgs) -> ExitCode {
-    let config = Rules {
-        first_decision: args.first_decision,
-        move_limit: (args.move_limit > 0 && !args.first_decision).then_some(args.move_limit),
-        ..Rules::arbiter(args.repetitions)
-    };
+    let config = Rules::chosen(args.repetitions, args.first_decision, args.move_limit);
     // Judging is bound by the processor: more threads than cores only cost memory.
     let cores = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
     let threads = args.threads.map_or(cores, |t| t.get().min(cores));

@@ -10,10 +10,12 @@
 //! once for every reader; `text`, `json` and `html` render reports; `cli` is `xq referee`.
 
 pub mod adjudicator;
+pub mod batch;
 pub mod cli;
 pub mod events;
 pub mod glyphs;
 pub mod html;
+pub mod inputs;
 pub mod json;
 pub mod progress;
 pub mod report;

@@ -58,6 +58,21 @@ impl Rules {
         }
     }
 
+    /// The rules `xq referee`'s options (and the server's and the Python module's arguments of
+    /// the same names) choose: `repetitions` occurrences, the first decision or an arbiter's
+    /// reading, and a move-count rule of `move_limit` moves (0: none; not applied with the first
+    /// decision, which the WXF case suite reads without one).
+    pub fn chosen(repetitions: u32, first_decision: bool, move_limit: u32) -> Rules {
+        if first_decision {
+            Rules::first_decision(repetitions)
+        } else {
+            Rules {
+                move_limit: (move_limit > 0).then_some(move_limit),
+                ..Rules::arbiter(repetitions)
+            }
+        }
+    }
+
     /// The rules the judge's history is built with.
     pub const fn judge(&self) -> judge::Rules {
         judge::Rules {

@@ -119,11 +119,7 @@ pub async fn referee(Query(query): Query<HashMap<String, String>>, body: Bytes) 
                 ));
             }
         };
-        Ok(Rules {
-            first_decision,
-            move_limit: (move_limit > 0 && !first_decision).then_some(move_limit),
-            ..Rules::arbiter(repetitions)
-        })
+        Ok(Rules::chosen(repetitions, first_decision, move_limit))
     })();
     let config = match settings {
         Ok(config) => config,

@@ -1,10 +1,10 @@
 //! `xq referee --bench`: judges the inputs over and over on one thread and on all, and prints the
 //! throughput in games and plies a second.
 
-use super::batch::judge_inputs;
-use super::inputs::Input;
 use crate::record::stream::Numbering;
 use crate::referee::Rules;
+use crate::referee::batch::judge_inputs;
+use crate::referee::inputs::Input;
 use crate::referee::progress::Progress;
 use std::process::ExitCode;
 use std::time::Instant;

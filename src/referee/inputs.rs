@@ -1,5 +1,5 @@
-//! The inputs of `xq referee`: the files and directories named on the command line and standard
-//! input, read a batch at a time (a file whole, a stream a piece of whole games at a time, as
+//! The inputs the referee judges: the files and directories named on `xq referee`'s command line
+//! (or given to the Python module) and standard input, read a batch at a time (a file whole, a stream a piece of whole games at a time, as
 //! `record::stream` cuts it) so that memory stays bounded however much is read.
 
 use crate::record::files::{directory_files, input_written_by, read_game_file};
@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// What a piece of input is.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Kind {
+pub enum Kind {
     /// A file named on the command line.
     File,
     /// A file found by walking a directory: one without any game in it is skipped, not an error.
@@ -18,13 +18,23 @@ pub(super) enum Kind {
 }
 
 /// A piece of input: a file, or a run of games from standard input, or why it could not be read.
-pub(super) struct Input {
+pub struct Input {
+    /// The name reports give it: the path as given, or `-`.
     pub name: String,
+    /// What it is.
     pub kind: Kind,
+    /// The bytes, with their place in their stream, or why they could not be read.
     pub content: Result<Piece, String>,
 }
 
 impl Input {
+    /// A game file, read whole; `found` when it was found by walking a directory (then a file
+    /// without any game in it is skipped, not an error).
+    pub fn file(path: &Path, found: bool) -> Input {
+        let kind = if found { Kind::FoundFile } else { Kind::File };
+        Input::whole(path.display().to_string(), kind, read_game_file(path))
+    }
+
     /// A file read whole.
     fn whole(name: String, kind: Kind, bytes: Result<Vec<u8>, String>) -> Input {
         Input {
@@ -38,27 +48,33 @@ impl Input {
     }
 
     /// The bytes read.
-    pub fn len(&self) -> usize {
+    pub fn bytes(&self) -> usize {
         self.content.as_ref().map_or(0, |p| p.bytes.len())
     }
 }
 
 /// Where inputs come from, before anything is read.
-pub(super) enum Source {
+pub enum Source {
+    /// Standard input (`-`).
     Stdin,
+    /// A game file.
     File {
+        /// Its path.
         path: PathBuf,
+        /// Found by walking a directory.
         from_dir: bool,
     },
     /// A directory that could not be read.
     Unreadable {
+        /// The directory, as named.
         name: String,
+        /// Why.
         error: String,
     },
 }
 
 /// The sources the command line names: standard input for `-`, a directory's game files.
-pub(super) fn collect_sources(args: &[String]) -> Vec<Source> {
+pub fn collect_sources(args: &[String]) -> Vec<Source> {
     let mut out = Vec::new();
     for arg in args {
         if arg == "-" {
@@ -92,7 +108,7 @@ pub(super) fn collect_sources(args: &[String]) -> Vec<Source> {
 }
 
 /// The size of the files among the sources, for the progress bar (unknown with standard input).
-pub(super) fn total_bytes(sources: &[Source]) -> Option<u64> {
+pub fn total_bytes(sources: &[Source]) -> Option<u64> {
     let reads_stdin = sources.iter().any(|s| matches!(s, Source::Stdin));
     (!reads_stdin).then(|| {
         sources
@@ -107,7 +123,7 @@ pub(super) fn total_bytes(sources: &[Source]) -> Option<u64> {
 
 /// The game file that `path` is (however it is named: a link, another spelling, a file found in
 /// a directory given), if it is one.
-pub(super) fn input_at(path: &Path, sources: &[Source]) -> Option<String> {
+pub fn input_at(path: &Path, sources: &[Source]) -> Option<String> {
     let inputs = sources.iter().filter_map(|source| match source {
         Source::File { path, .. } => Some(path.as_path()),
         _ => None,
@@ -120,12 +136,13 @@ pub(super) fn input_at(path: &Path, sources: &[Source]) -> Option<String> {
 const BATCH_BYTES: usize = 4 << 20;
 
 /// The sources, read a batch at a time.
-pub(super) struct Batches {
+pub struct Batches {
     sources: std::vec::IntoIter<Source>,
     stdin: Option<GameStream<std::io::StdinLock<'static>>>,
 }
 
 impl Batches {
+    /// Reads `sources` in order.
     pub fn new(sources: Vec<Source>) -> Batches {
         Batches {
             sources: sources.into_iter(),
@@ -146,7 +163,7 @@ impl Batches {
                             kind: Kind::Stream,
                             content,
                         };
-                        bytes += input.len();
+                        bytes += input.bytes();
                         batch.push(input);
                         continue;
                     }
@@ -161,17 +178,10 @@ impl Batches {
                     self.stdin = Some(GameStream::new(std::io::stdin().lock()));
                     continue;
                 }
-                Source::File { path, from_dir } => {
-                    let kind = if from_dir {
-                        Kind::FoundFile
-                    } else {
-                        Kind::File
-                    };
-                    Input::whole(path.display().to_string(), kind, read_game_file(&path))
-                }
+                Source::File { path, from_dir } => Input::file(&path, from_dir),
                 Source::Unreadable { name, error } => Input::whole(name, Kind::File, Err(error)),
             };
-            bytes += input.len();
+            bytes += input.bytes();
             batch.push(input);
         }
         batch

@@ -1,4 +1,4 @@
-//! Judging a batch of `xq referee`'s inputs on all cores: every input split into games, every
+//! Judging a batch of inputs on all cores, for `xq referee` and the Python module alike: every input split into games, every
 //! game judged, the reports in input and game order.
 
 use super::inputs::{Input, Kind};
@@ -6,6 +6,7 @@ use crate::record::stream::{Numbering, read_error};
 use crate::record::{ErrorKind, FileGames, RecordError};
 use crate::referee::progress::Progress;
 use crate::referee::{GameReport, Rules, judge_raw};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A piece of input split into games, or why it could not be.
@@ -49,10 +50,29 @@ fn parallel<T: Send>(
     all.into_iter().map(|(_, t)| t).collect()
 }
 
+/// Judges game files as `xq referee` judges the files it is given, on up to `threads` workers:
+/// reports in file and game order. `files` pairs each path with whether it was found by walking a
+/// directory (then a file without any game in it is skipped, not an error).
+pub fn judge_files(files: &[(PathBuf, bool)], rules: Rules, threads: usize) -> Vec<GameReport> {
+    let inputs: Vec<Input> = files
+        .iter()
+        .map(|(path, found)| Input::file(path, *found))
+        .collect();
+    let progress = Progress::new(None);
+    judge_inputs(
+        &inputs,
+        rules,
+        threads,
+        &progress,
+        &mut Numbering::default(),
+    )
+    .0
+}
+
 /// Splits and judges every input; reports in input order, game order, and the found files that
 /// held no game. `stream` numbers the games of the stream being read in pieces through the
 /// stream.
-pub(super) fn judge_inputs(
+pub fn judge_inputs(
     inputs: &[Input],
     config: Rules,
     threads: usize,
@@ -94,7 +114,7 @@ pub(super) fn judge_inputs(
         }
     }
     let total = tasks.len();
-    let bytes: usize = inputs.iter().map(Input::len).sum();
+    let bytes: usize = inputs.iter().map(Input::bytes).sum();
     progress.start_batch(bytes as u64, total);
     let reports = parallel(total, threads, &progress.games, |i| {
         let (f, g) = tasks[i];
