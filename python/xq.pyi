@@ -60,7 +60,7 @@ class Position:
         """A copy."""
 
 class Game:
-    """A game followed by the judge: moves pushed one by one, the ruling asked at any point."""
+    """A game followed by the referee: moves pushed one by one, the ruling asked at any point."""
 
     def __init__(self, fen: Optional[str] = None, repetitions: int = 3) -> None:
         """A game from ``fen`` (or the start position). ``repetitions`` (2 to 100): how many
