@@ -17,8 +17,8 @@ use xq::judge::{
 use xq::movegen::legal_moves;
 use xq::moves::Move;
 use xq::position::Position;
-use xq::referee::words::explain_ruling;
-use xq::referee::{Decision, Reason, RulingReport};
+use xq::referee::words::decision_words;
+use xq::referee::{Decision, Reason};
 use xq::square::Color;
 
 /// A generator whose seed is mixed first, so that consecutive seeds give unrelated streams.
@@ -78,9 +78,7 @@ fn check_ply(h: &History, ply: usize) {
                     ply,
                     reason: Reason::Repetition(ruling.clone()),
                 };
-                let report = RulingReport::new(h, decision, ruling.is_provisional(), h.plies());
-                let mut text = String::new();
-                explain_ruling(&mut text, &report, &[], &[]);
+                let text = decision_words(h, &decision, ruling.is_provisional(), &[]);
                 assert!(!text.is_empty());
             }
             let _ = ruling.is_provisional();

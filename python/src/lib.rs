@@ -521,6 +521,22 @@ struct GameReports {
     config: Rules,
 }
 
+impl GameReports {
+    /// Reports on `files`, then on the games of `text`, under `config`.
+    fn new(
+        files: Vec<GameFile>,
+        text: Option<StreamGames<std::io::Cursor<Vec<u8>>>>,
+        config: Rules,
+    ) -> GameReports {
+        GameReports {
+            files: files.into_iter(),
+            text,
+            pending: Vec::new().into_iter(),
+            config,
+        }
+    }
+}
+
 #[pymethods]
 impl GameReports {
     fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
@@ -560,12 +576,7 @@ fn iter_referee(
     move_limit: u32,
 ) -> PyResult<GameReports> {
     let config = referee_config(repetitions, first_decision, move_limit)?;
-    Ok(GameReports {
-        files: files_of(path)?.into_iter(),
-        text: None,
-        pending: Vec::new().into_iter(),
-        config,
-    })
+    Ok(GameReports::new(files_of(path)?, None, config))
 }
 
 /// Like `referee_text`, but yields the reports one by one, judging the text a piece of whole games
@@ -579,12 +590,8 @@ fn iter_referee_text(
     move_limit: u32,
 ) -> PyResult<GameReports> {
     let config = referee_config(repetitions, first_decision, move_limit)?;
-    Ok(GameReports {
-        files: Vec::new().into_iter(),
-        text: Some(text_games(std::io::Cursor::new(text.as_bytes().to_vec()))),
-        pending: Vec::new().into_iter(),
-        config,
-    })
+    let text = text_games(std::io::Cursor::new(text.as_bytes().to_vec()));
+    Ok(GameReports::new(Vec::new(), Some(text), config))
 }
 
 /// The WXF Xiangqi referee and the rules, from the xq engine.

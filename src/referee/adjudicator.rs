@@ -4,8 +4,7 @@
 //! the game is played and as a record that stops somewhere.
 
 use super::events::{EventLog, RepetitionEvent};
-use super::report::RulingReport;
-use super::words::explain_ruling;
+use super::words::decision_words;
 use super::{Decision, Reason, Rules};
 use crate::judge::{
     History, Ruling, Verdict, judge_at, judge_end_of_record, keeps_up, losing_moves,
@@ -32,6 +31,8 @@ pub struct Adjudicator {
     rules: Rules,
     decision: Option<Decision>,
     events: EventLog,
+    /// Plies since the last capture (or the start).
+    quiet: usize,
 }
 
 impl Adjudicator {
@@ -43,6 +44,7 @@ impl Adjudicator {
             rules,
             decision: None,
             events: EventLog::default(),
+            quiet: 0,
         };
         a.decision = a.terminal_state();
         a
@@ -58,11 +60,6 @@ impl Adjudicator {
         &self.rules
     }
 
-    /// Where the game starts.
-    pub fn start(&self) -> &Position {
-        self.history.position_at(0)
-    }
-
     /// The current position.
     pub fn position(&self) -> &Position {
         self.history.position()
@@ -71,14 +68,6 @@ impl Adjudicator {
     /// How many moves have been played.
     pub fn plies(&self) -> usize {
         self.history.plies()
-    }
-
-    /// The moves played, the first move first.
-    pub fn moves(&self) -> Vec<Move> {
-        self.history.records()[1..]
-            .iter()
-            .filter_map(|r| r.mv)
-            .collect()
     }
 
     /// The decision that ends the game as it is played, once there is one: checkmate or
@@ -92,7 +81,9 @@ impl Adjudicator {
     /// legality) and their repetitions noted, but the first decision stands.
     pub fn play(&mut self, m: Move) -> Result<Option<&Decision>, IllegalMove> {
         let mover = self.history.position().side_to_move();
+        let capture = self.history.position().captured(m).is_some();
         self.history.push(m)?;
+        self.quiet = if capture { 0 } else { self.quiet + 1 };
         let ply = self.history.plies();
         let history = &self.history;
         // The move before has its reply now: a keep-up read before it is settled.
@@ -140,10 +131,7 @@ impl Adjudicator {
     /// A decision in the referee's words, as `xq referee` explains it (moves in ICCS): who wins
     /// and why, the rule cited, each side's cycle and the pieces chased.
     pub fn explain(&self, decision: &Decision) -> String {
-        let report = RulingReport::new(&self.history, decision.clone(), false, self.plies());
-        let mut text = String::new();
-        explain_ruling(&mut text, &report, self.events(), &[]);
-        text
+        decision_words(&self.history, decision, false, self.events())
     }
 
     /// How a record that stops here ended; `complete` says the record really ends here (every
@@ -240,7 +228,7 @@ impl Adjudicator {
     /// The move-count rule, if the stretch without a capture the game stands in has reached it:
     /// decided at the ply where it was reached.
     fn move_limit_at_end(&self) -> Option<Decision> {
-        self.move_limit_decision(self.plies_without_capture())
+        self.move_limit_decision(self.quiet)
     }
 
     fn move_limit_decision(&self, quiet: usize) -> Option<Decision> {
@@ -261,19 +249,6 @@ impl Adjudicator {
             ply: cap as usize,
             reason: Reason::PlyLimit(cap),
         })
-    }
-
-    /// How many plies at the end of the game have captured nothing.
-    fn plies_without_capture(&self) -> usize {
-        let records = self.history.records();
-        (1..records.len())
-            .rev()
-            .take_while(|&ply| {
-                records[ply]
-                    .mv
-                    .is_some_and(|m| self.history.position_at(ply - 1).piece_at(m.to()).is_none())
-            })
-            .count()
     }
 
     fn terminal_state(&self) -> Option<Decision> {

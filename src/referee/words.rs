@@ -4,7 +4,7 @@
 
 use super::report::{CycleReport, RecordFacts, RulingReport};
 use super::{Decision, Reason, RepetitionEvent};
-use crate::judge::{Verdict, Violation};
+use crate::judge::{History, Verdict, Violation};
 use crate::moves::Move;
 use std::fmt::Write as _;
 
@@ -188,10 +188,25 @@ pub fn explain(
     text
 }
 
+/// A decision in words, as `xq referee` explains it with the moves in ICCS, read from the judge's
+/// history of the game (`provisional`: it rests on a move whose reply is not known; `events`:
+/// the repetitions met on the way, which say whether the violator kept on).
+pub fn decision_words(
+    history: &History,
+    decision: &Decision,
+    provisional: bool,
+    events: &[RepetitionEvent],
+) -> String {
+    let report = RulingReport::new(history, decision.clone(), provisional, decision.ply);
+    let mut text = String::new();
+    explain_ruling(&mut text, &report, events, &[]);
+    text
+}
+
 /// The ruling in words: who wins and why, the rule cited, each side's cycle with the pieces
 /// chased and why each counted as unprotected, the repeated position; the record's own move
 /// texts (`texts`, one per ply) beside the moves where they differ from ICCS.
-pub fn explain_ruling(
+fn explain_ruling(
     text: &mut String,
     r: &RulingReport,
     events: &[RepetitionEvent],

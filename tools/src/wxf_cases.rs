@@ -9,8 +9,8 @@ use xq::fen;
 use xq::judge::{History, Verdict, judge_before_reply};
 use xq::moves::Move;
 use xq::position::Position;
-use xq::referee::words::explain_ruling;
-use xq::referee::{Adjudicator, Decision, Reason, Rules, RulingReport};
+use xq::referee::words::decision_words;
+use xq::referee::{Adjudicator, Decision, Reason, Rules};
 use xq::square::{Color, File, Rank, Square};
 
 /// One row of `diagrams.tsv`.
@@ -263,16 +263,13 @@ fn case_text(out: &mut String, case: &Case, diagram_fen: Option<&str>) -> Result
         Verdict::Undecided => format!("no repetition at ply {}", ruling.ply),
         verdict => {
             // Judged as a record that ends at the ruled position.
-            let (provisional, ply) = (ruling.is_provisional(), ruling.ply);
+            let provisional = ruling.is_provisional();
             let decision = Decision {
                 verdict,
-                ply,
+                ply: ruling.ply,
                 reason: Reason::Repetition(ruling),
             };
-            let report = RulingReport::new(&history, decision, provisional, ply);
-            let mut text = String::new();
-            explain_ruling(&mut text, &report, &[], &[]);
-            text
+            decision_words(&history, &decision, provisional, &[])
         }
     };
     for line in words.lines() {
