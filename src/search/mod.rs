@@ -123,6 +123,10 @@ pub struct Signals {
     pub nodes: AtomicU64,
 }
 
+/// Nodes the first iteration may always take under a node limit, however small the limit, so
+/// that it finishes with a real score (it may also take 16 times the limit).
+const FIRST_ITERATION_NODES: u64 = 1 << 20;
+
 /// A root move with its last score.
 #[derive(Clone, Debug)]
 pub(crate) struct RootMove {
@@ -232,9 +236,15 @@ impl<'a> Searcher<'a> {
             let total = self.signals.nodes.fetch_add(new, Ordering::Relaxed) + new;
             if self.main && self.completed_depth == 0 {
                 // The first iteration finishes, so there is a move and a score to give, unless
-                // the hard deadline passes first: the clock outranks the score, and the best root
-                // move searched so far (the first in move order if none) is played.
-                if self.signals.clock.past(self.budget.hard) {
+                // the hard deadline passes first, or a node limit many times over (a long chain
+                // of checks answered by checks can grow even a depth-1 tree without bound): the
+                // clock and the limit outrank the score, and the best root move searched so far
+                // (the first in move order if none) is played.
+                let runaway = self
+                    .limits
+                    .nodes
+                    .is_some_and(|n| total >= n.saturating_mul(16).max(FIRST_ITERATION_NODES));
+                if runaway || self.signals.clock.past(self.budget.hard) {
                     self.stopped = true;
                     self.signals.stop.store(true, Ordering::Relaxed);
                 }
@@ -459,6 +469,7 @@ mod tests {
         let history = History::new(Position::startpos(), Rules::default());
         let tt = TranspositionTable::new(1);
         let signals = Signals::default();
+        let fresh: Vec<Signals> = (0..5).map(|_| Signals::default()).collect();
         let within = |ms| Limits {
             movetime: Some(Duration::from_millis(ms)),
             ..Limits::default()
@@ -482,6 +493,25 @@ mod tests {
         let mut s = searcher(&signals, within(60_000));
         s.nodes = 1 << 20;
         assert!(!s.should_stop());
+        // A node limit lets it run on to a score, but not without end.
+        let nodes = |n| Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        };
+        for (i, (limit, taken, stops)) in [
+            (1, 1 << 19, false),
+            (5_000, FIRST_ITERATION_NODES - 1_000, false),
+            (5_000, FIRST_ITERATION_NODES + 1_000, true),
+            (1 << 20, 15 << 20, false),
+            (1 << 20, 17 << 20, true),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let mut s = searcher(&fresh[i], nodes(limit));
+            s.nodes = taken;
+            assert_eq!(s.should_stop(), stops, "limit {limit}, {taken} nodes");
+        }
         // Past it, the first iteration stops and tells the helpers.
         std::thread::sleep(Duration::from_millis(10));
         let mut s = searcher(&signals, within(5));

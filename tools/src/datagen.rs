@@ -165,7 +165,7 @@ impl Player {
     }
 
     /// Searches the game's current position with a node limit: best move and score for the side
-    /// to move.
+    /// to move; none when the search was cut before its first iteration ended (it has no score).
     fn think(&mut self, game: &Adjudicator, nodes: u64) -> Option<(Move, i32)> {
         let signals = Signals::default();
         let limits = Limits {
@@ -182,6 +182,9 @@ impl Player {
             &mut self.heur,
             &mut |_| {},
         );
+        if result.depth == 0 {
+            return None;
+        }
         result.best.map(|m| (m, result.score.0))
     }
 }
@@ -249,10 +252,9 @@ fn play_game(
         let ply = game.plies();
         let pos = game.history().position().clone();
         let stm = pos.side_to_move();
-        let Some((m, score)) = player.think(&game, nodes) else {
-            // No legal move: the adjudicator has already decided; be safe anyway.
-            break Verdict::Win(stm.flip());
-        };
+        // No move with a score (the adjudicator has already decided when there is no legal
+        // move): the game is left out.
+        let (m, score) = player.think(&game, nodes)?;
         if !pos.in_check() && keep(&pos, m, score) {
             kept.push((data::encode(&pos, score as i16, DRAW, ply), stm));
         }
