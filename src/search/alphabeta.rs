@@ -13,6 +13,10 @@ use crate::piece::PieceKind;
 use crate::position::Position;
 use std::sync::OnceLock;
 
+/// Quiescence plies after which a side in check is scored as it stands instead of searching its
+/// evasions.
+const QUIESCENCE_EVASION_PLIES: u32 = 8;
+
 /// Late-move reduction table by depth and move number.
 fn reductions() -> &'static [[i32; 64]; 64] {
     static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
@@ -160,7 +164,7 @@ impl Searcher<'_> {
         // Step 1. Bookkeeping and limits.
         self.pv_len[ply] = 0;
         if depth <= 0 {
-            return self.quiescence(alpha, beta, ply, true);
+            return self.quiescence(alpha, beta, ply, 0);
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
@@ -301,7 +305,11 @@ impl Searcher<'_> {
             self.history.push_legal(m);
             let gives_check = self.history.position().in_check();
             // Step 11. Extensions.
-            let extension = i32::from(gives_check && depth >= 2 || in_check && ply < MAX_PLY / 2);
+            // Evasions are extended only within twice the iteration's depth: a run of checks
+            // answered by checks would otherwise keep its depth to the ply limit.
+            let extension = i32::from(
+                gives_check && depth >= 2 || in_check && ply < 2 * self.iteration_depth as usize,
+            );
             let new_depth = depth - 1 + extension.min(1);
 
             // Step 12. Principal variation search with late-move reductions.
@@ -387,9 +395,13 @@ impl Searcher<'_> {
         best
     }
 
-    /// Captures only (all evasions in check) until the position is quiet.
-    /// `checks`: also try quiet moves that give check (the first quiescence ply only).
-    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, checks: bool) -> i32 {
+    /// Captures only (all evasions in check) until the position is quiet. `qply` counts the
+    /// quiescence plies so far: on the first, quiet moves that give check are tried too; from
+    /// [`QUIESCENCE_EVASION_PLIES`] on, a side in check is scored as it stands (a run of checks
+    /// answered by checks has no other end short of the ply limit, and its tree grows without
+    /// bound).
+    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: u32) -> i32 {
+        let checks = qply == 0;
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         self.pv_len[ply] = 0;
@@ -400,6 +412,12 @@ impl Searcher<'_> {
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 2 {
             return if in_check { 0 } else { self.eval.evaluate(pos) };
+        }
+        if in_check && qply >= QUIESCENCE_EVASION_PLIES {
+            if crate::movegen::count_legal(pos) == 0 {
+                return Score::mated_in(ply as u32).0;
+            }
+            return self.eval.evaluate(self.history.position());
         }
         let key = pos.key();
         let entry = self.tt.probe(key);
@@ -449,7 +467,7 @@ impl Searcher<'_> {
                 self.eval.pop();
                 continue;
             }
-            let value = -self.quiescence(-beta, -alpha, ply + 1, false);
+            let value = -self.quiescence(-beta, -alpha, ply + 1, qply + 1);
             self.history.pop();
             self.eval.pop();
             if self.stopped {

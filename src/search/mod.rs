@@ -160,6 +160,8 @@ pub struct Searcher<'a> {
     pub(crate) pv_index: usize,
     pub(crate) helper_offset: i32,
     pub(crate) completed_depth: u32,
+    /// The depth of the iteration being searched.
+    pub(crate) iteration_depth: u32,
     /// The score and line of the last line 1 reported.
     pub(crate) reported: Option<(i32, Vec<Move>)>,
     /// Nodes between checks of the limits.
@@ -217,6 +219,7 @@ impl<'a> Searcher<'a> {
             pv_index: 0,
             helper_offset: 0,
             completed_depth: 0,
+            iteration_depth: 0,
             reported: None,
             check_every,
         }
@@ -282,6 +285,7 @@ impl<'a> Searcher<'a> {
         }
         let multipv = self.config.multipv.clamp(1, self.root_moves.len());
         for depth in (1 + self.helper_offset)..=max_depth {
+            self.iteration_depth = depth as u32;
             for rm in &mut self.root_moves {
                 rm.previous = rm.score;
             }
