@@ -417,7 +417,7 @@ impl Searcher<'_> {
             if crate::movegen::count_legal(pos) == 0 {
                 return Score::mated_in(ply as u32).0;
             }
-            return self.eval.evaluate(self.history.position());
+            return self.eval.evaluate(pos);
         }
         let key = pos.key();
         let entry = self.tt.probe(key);

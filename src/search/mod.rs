@@ -473,6 +473,7 @@ mod tests {
         let history = History::new(Position::startpos(), Rules::default());
         let tt = TranspositionTable::new(1);
         let signals = Signals::default();
+        // One set of signals for each node-limit case below.
         let fresh: Vec<Signals> = (0..5).map(|_| Signals::default()).collect();
         let within = |ms| Limits {
             movetime: Some(Duration::from_millis(ms)),
@@ -502,17 +503,15 @@ mod tests {
             nodes: Some(n),
             ..Limits::default()
         };
-        for (i, (limit, taken, stops)) in [
+        let cases = [
             (1, 1 << 19, false),
             (5_000, FIRST_ITERATION_NODES - 1_000, false),
             (5_000, FIRST_ITERATION_NODES + 1_000, true),
             (1 << 20, 15 << 20, false),
             (1 << 20, 17 << 20, true),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            let mut s = searcher(&fresh[i], nodes(limit));
+        ];
+        for (signals, (limit, taken, stops)) in fresh.iter().zip(cases) {
+            let mut s = searcher(signals, nodes(limit));
             s.nodes = taken;
             assert_eq!(s.should_stop(), stops, "limit {limit}, {taken} nodes");
         }
