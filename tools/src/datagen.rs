@@ -137,8 +137,29 @@ struct Totals {
     red_wins: AtomicU64,
     black_wins: AtomicU64,
     draws: AtomicU64,
+    /// Self-play games left out, by why.
+    left_out: [AtomicU64; LeftOut::COUNT],
     stop: AtomicBool,
 }
+
+/// Why a self-play game was left out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LeftOut {
+    /// The opening ended the game, or a line's move was illegal.
+    Opening,
+    /// The opening position was already won for one side (more than 400 centipawns).
+    Unbalanced,
+    /// A search was cut before its first iteration ended, so it had no score.
+    SearchCut,
+    /// The search returned a move the game refused.
+    IllegalMove,
+}
+
+impl LeftOut {
+    const COUNT: usize = 4;
+}
+
+const _: () = assert!(LeftOut::IllegalMove as usize + 1 == LeftOut::COUNT);
 
 /// One thread's searcher state.
 struct Player {
@@ -227,18 +248,19 @@ fn random_opening(rng: &mut SplitMix, lines: &[Opening], share: f64) -> Option<A
     Some(game)
 }
 
-/// Plays one game; returns its records (result bytes filled in) and the winner, if any.
-fn play_game(
-    rng: &mut SplitMix,
-    player: &mut Player,
-    config: &Config,
-) -> Option<(Vec<[u8; 32]>, Verdict)> {
+/// A game's records and result, or why the game was left out.
+type Batch = Result<(Vec<[u8; 32]>, Verdict), LeftOut>;
+
+/// Plays one game; returns its records (result bytes filled in) and the winner, if any, or why
+/// it was left out.
+fn play_game(rng: &mut SplitMix, player: &mut Player, config: &Config) -> Batch {
     let nodes = config.nodes;
-    let mut game = random_opening(rng, &config.openings, config.openings_share)?;
+    let mut game =
+        random_opening(rng, &config.openings, config.openings_share).ok_or(LeftOut::Opening)?;
     player.new_game();
-    let (_, opening_score) = player.think(&game, 1000)?;
+    let (_, opening_score) = player.think(&game, 1000).ok_or(LeftOut::SearchCut)?;
     if opening_score.abs() > 400 {
-        return None;
+        return Err(LeftOut::Unbalanced);
     }
     // Positions kept, with their side to move.
     let mut kept: Vec<([u8; 32], Color)> = Vec::new();
@@ -254,7 +276,7 @@ fn play_game(
         let stm = pos.side_to_move();
         // No move with a score (the adjudicator has already decided when there is no legal
         // move): the game is left out.
-        let (m, score) = player.think(&game, nodes)?;
+        let (m, score) = player.think(&game, nodes).ok_or(LeftOut::SearchCut)?;
         if !pos.in_check() && keep(&pos, m, score) {
             kept.push((data::encode(&pos, score as i16, DRAW, ply), stm));
         }
@@ -283,7 +305,7 @@ fn play_game(
         }
         if game.play(m).is_err() {
             // The search returned an illegal move: keep nothing from this game.
-            return None;
+            return Err(LeftOut::IllegalMove);
         }
     };
     let records = kept
@@ -297,7 +319,7 @@ fn play_game(
             rec
         })
         .collect();
-    Some((records, verdict))
+    Ok((records, verdict))
 }
 
 /// Whether a searched position makes a training record: the search's move is no capture and the
@@ -320,7 +342,7 @@ fn next_batch(
     player: &mut Player,
     config: &Config,
     queue: Option<&MasterQueue>,
-) -> Option<Option<(Vec<[u8; 32]>, Verdict)>> {
+) -> Option<Batch> {
     match queue {
         None => Some(play_game(rng, player, config)),
         Some(q) => {
@@ -330,7 +352,7 @@ fn next_batch(
                 xq::record::RecordedResult::Win(c) => Verdict::Win(c),
                 xq::record::RecordedResult::Draw => Verdict::Draw,
             };
-            Some(Some((records, verdict)))
+            Some(Ok((records, verdict)))
         }
     }
 }
@@ -354,8 +376,12 @@ fn worker(
         let Some(batch) = next_batch(&mut rng, &mut player, config, queue) else {
             break;
         };
-        let Some((records, verdict)) = batch else {
-            continue;
+        let (records, verdict) = match batch {
+            Ok(game) => game,
+            Err(why) => {
+                totals.left_out[why as usize].fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
         };
         for r in &records {
             out.write_all(r)
@@ -447,15 +473,21 @@ pub fn main(args: &[String]) -> Result<(), String> {
 fn progress(totals: &Totals, start: Instant) {
     let secs = start.elapsed().as_secs_f64().max(1e-3);
     let positions = totals.positions.load(Ordering::Relaxed);
+    let left_out = |why: LeftOut| totals.left_out[why as usize].load(Ordering::Relaxed);
     eprintln!(
-        "{:.0}s games {} (red {} black {} draw {}) positions {} ({:.0}/s)",
+        "{:.0}s games {} (red {} black {} draw {}) positions {} ({:.0}/s); left out: \
+         opening {} unbalanced {} search cut {} illegal move {}",
         secs,
         totals.games.load(Ordering::Relaxed),
         totals.red_wins.load(Ordering::Relaxed),
         totals.black_wins.load(Ordering::Relaxed),
         totals.draws.load(Ordering::Relaxed),
         positions,
-        positions as f64 / secs
+        positions as f64 / secs,
+        left_out(LeftOut::Opening),
+        left_out(LeftOut::Unbalanced),
+        left_out(LeftOut::SearchCut),
+        left_out(LeftOut::IllegalMove),
     );
 }
 
@@ -470,7 +502,7 @@ mod tests {
         let mut played = 0;
         let config = parse_args(&["--nodes".to_string(), "300".to_string()]).unwrap();
         for _ in 0..20 {
-            let Some((records, verdict)) = play_game(&mut rng, &mut player, &config) else {
+            let Ok((records, verdict)) = play_game(&mut rng, &mut player, &config) else {
                 continue;
             };
             played += 1;
