@@ -210,14 +210,33 @@ impl Searcher<'_> {
         };
         self.static_evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2];
+        // The evaluation the pruning below trusts: the static one, or the hash score where its
+        // bound says the static one is too low or too high (an ordinary score only: no mate, no
+        // repetition ruling, which belong to the path that found them).
+        let search_eval = match entry {
+            Some(e) if !in_check => {
+                let v = Score::from_tt(e.score, ply as u32).0;
+                let tighter = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v > static_eval,
+                    Bound::Upper => v < static_eval,
+                };
+                if tighter && v.abs() < REPETITION_LOSS - MAX_PLY as i32 {
+                    v
+                } else {
+                    static_eval
+                }
+            }
+            _ => static_eval,
+        };
 
         if !pv_node && !in_check {
             // Step 6. Reverse futility pruning.
             if depth <= 6
-                && static_eval - 85 * (depth - i32::from(improving)) >= beta
-                && static_eval.abs() < MATE_BOUND
+                && search_eval - 85 * (depth - i32::from(improving)) >= beta
+                && search_eval.abs() < MATE_BOUND
             {
-                return static_eval;
+                return search_eval;
             }
 
             // Step 7. Null move pruning (not with only pawns and defenders left).
@@ -233,12 +252,12 @@ impl Searcher<'_> {
                 .last()
                 .is_some_and(|r| r.mv.is_none());
             if depth >= 3
-                && static_eval >= beta
+                && search_eval >= beta
                 && has_attackers
                 && !after_null
                 && beta.abs() < MATE_BOUND
             {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                let r = 3 + depth / 4 + ((search_eval - beta) / 200).min(3);
                 self.eval.push_null();
                 self.history.push_null();
                 let v = -self.negamax(-beta, -beta + 1, depth - r, ply + 1, false);
@@ -292,7 +311,7 @@ impl Searcher<'_> {
                     {
                         continue;
                     }
-                    if depth <= 4 && static_eval + 120 + 110 * depth <= alpha {
+                    if depth <= 4 && search_eval + 120 + 110 * depth <= alpha {
                         continue;
                     }
                 } else if depth <= 4 && see(pos, m) < -90 * depth {
