@@ -213,22 +213,18 @@ impl Searcher<'_> {
         // The evaluation the pruning below trusts: the static one, or the hash score where its
         // bound says the static one is too low or too high (an ordinary score only: no mate, no
         // repetition ruling, which belong to the path that found them).
-        let search_eval = match entry {
-            Some(e) if !in_check => {
-                let v = Score::from_tt(e.score, ply as u32).0;
-                let tighter = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => v > static_eval,
-                    Bound::Upper => v < static_eval,
-                };
-                if tighter && v.abs() < REPETITION_LOSS - MAX_PLY as i32 {
-                    v
-                } else {
-                    static_eval
-                }
-            }
-            _ => static_eval,
-        };
+        let search_eval = entry
+            .filter(|_| !in_check)
+            .map(|e| (e.score_at(ply), e.bound))
+            .filter(|&(v, bound)| {
+                v.abs() < REPETITION_LOSS - MAX_PLY as i32
+                    && match bound {
+                        Bound::Exact => true,
+                        Bound::Lower => v > static_eval,
+                        Bound::Upper => v < static_eval,
+                    }
+            })
+            .map_or(static_eval, |(v, _)| v);
 
         if !pv_node && !in_check {
             // Step 6. Reverse futility pruning.

@@ -32,10 +32,16 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// The stored score read back at `ply` (mate scores counted from the root again).
+    #[inline]
+    pub fn score_at(&self, ply: usize) -> i32 {
+        crate::search::score::Score::from_tt(self.score, ply as u32).0
+    }
+
     /// The stored score read back at `ply`, if its bound settles the window `alpha..beta`.
     #[inline]
     pub fn cutoff(&self, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
-        let v = crate::search::score::Score::from_tt(self.score, ply as u32).0;
+        let v = self.score_at(ply);
         let settles = match self.bound {
             Bound::Exact => true,
             Bound::Lower => v >= beta,
