@@ -217,7 +217,7 @@ impl Searcher<'_> {
             .filter(|_| !in_check)
             .map(|e| (e.score_at(ply), e.bound))
             .filter(|&(v, bound)| {
-                v.abs() < REPETITION_LOSS - MAX_PLY as i32
+                Score(v).is_ordinary()
                     && match bound {
                         Bound::Exact => true,
                         Bound::Lower => v > static_eval,

@@ -1,5 +1,6 @@
 //! `Score`: search values in centipawns, with mate distances encoded near the ends of the range.
 
+use super::ordering::MAX_PLY;
 use std::fmt;
 
 /// A search value from the side to move's point of view.
@@ -13,6 +14,9 @@ pub const MATE_BOUND: i32 = MATE - 1_000;
 /// A repetition lost under the WXF rules: a large value short of the mate range, so that a real
 /// mate is still preferred and mate distances stay exact.
 pub const REPETITION_LOSS: i32 = 20_000;
+/// Values beyond this (in absolute value) are repetition rulings or mates: they belong to the
+/// path that found them, not to the position alone.
+pub const RULING_BOUND: i32 = REPETITION_LOSS - MAX_PLY as i32;
 /// Outside every real value.
 pub const INFINITE: i32 = 32_000;
 /// The draw value.
@@ -35,6 +39,12 @@ impl Score {
     #[inline]
     pub const fn is_mate(self) -> bool {
         self.0 >= MATE_BOUND || self.0 <= -MATE_BOUND
+    }
+
+    /// Whether this is an ordinary score: neither a mate nor a repetition ruling.
+    #[inline]
+    pub const fn is_ordinary(self) -> bool {
+        self.0.abs() < RULING_BOUND
     }
 
     /// Moves (not plies) to mate, positive when the side to move mates, for protocol output.
@@ -94,6 +104,9 @@ mod tests {
         assert_eq!(Score::mated_in(2).mate_moves(), Some(-1));
         assert_eq!(Score(150).mate_moves(), None);
         assert!(!Score(REPETITION_LOSS).is_mate());
+        assert!(!Score(REPETITION_LOSS - 5).is_ordinary());
+        assert!(!Score::mated_in(3).is_ordinary());
+        assert!(Score(1_500).is_ordinary());
         let s = Score::mate_in(7);
         assert_eq!(Score::from_tt(s.to_tt(4), 4), s);
     }

@@ -1,6 +1,7 @@
 //! The transposition table: a fixed-size, lock-free table shared by all search threads. Each entry
 //! is two atomic words, the key stored xor-ed with the data so a torn write is detected as a miss.
 
+use super::score::Score;
 use crate::moves::Move;
 use crate::square::Square;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
@@ -35,7 +36,7 @@ impl Entry {
     /// The stored score read back at `ply` (mate scores counted from the root again).
     #[inline]
     pub fn score_at(&self, ply: usize) -> i32 {
-        crate::search::score::Score::from_tt(self.score, ply as u32).0
+        Score::from_tt(self.score, ply as u32).0
     }
 
     /// The stored score read back at `ply`, if its bound settles the window `alpha..beta`.
