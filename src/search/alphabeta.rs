@@ -268,9 +268,11 @@ impl Searcher<'_> {
             }
         }
 
-        // Step 8. Internal iterative reduction: with no hash move, this node was not searched
-        // before; search it a little shallower.
-        let depth = if tt_move.is_none() && depth >= 4 {
+        // Step 8. Internal iterative reduction: with no hash move from a search of depth 1 or
+        // more (quiescence's moves do not count), this node was not searched before; search it
+        // a little shallower.
+        let searched_before = entry.is_some_and(|e| e.mv.is_some() && e.depth > 0);
+        let depth = if !searched_before && depth >= 4 {
             depth - 1
         } else {
             depth
@@ -439,16 +441,23 @@ impl Searcher<'_> {
         if let Some(v) = entry.and_then(|e| e.cutoff(alpha, beta, ply)) {
             return v;
         }
+        let original_alpha = alpha;
         let mut best = -INFINITE;
+        let mut static_eval = 0;
         if !in_check {
-            let stand_pat =
+            static_eval =
                 entry.map_or_else(|| self.eval.evaluate(self.history.position()), |e| e.eval);
-            if stand_pat >= beta {
-                return stand_pat;
+            if static_eval >= beta {
+                if entry.is_none() {
+                    self.tt
+                        .store(key, None, static_eval, static_eval, -1, Bound::Lower);
+                }
+                return static_eval;
             }
-            alpha = alpha.max(stand_pat);
-            best = stand_pat;
+            alpha = alpha.max(static_eval);
+            best = static_eval;
         }
+        let mut best_move = None;
         let mut picker = MovePicker::captures(entry.and_then(|e| e.mv));
         let mut any = false;
         // After the captures, on the first quiescence ply: quiet moves that may give check.
@@ -492,6 +501,7 @@ impl Searcher<'_> {
                 best = value;
                 if value > alpha {
                     alpha = value;
+                    best_move = Some(m);
                     if value >= beta {
                         break;
                     }
@@ -501,6 +511,27 @@ impl Searcher<'_> {
         if in_check && !any {
             return Score::mated_in(ply as u32).0;
         }
+        // The result is kept at depth -1, never over a main-search entry: it guides later
+        // quiescence here and the move order of any search, but never stands for a search of
+        // depth 1 or more.
+        if entry.is_some_and(|e| e.depth > 0) {
+            return best;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha && best_move.is_some() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            best_move,
+            Score(best).to_tt(ply as u32),
+            if in_check { 0 } else { static_eval },
+            -1,
+            bound,
+        );
         best
     }
 }
