@@ -2,11 +2,15 @@
 //! weaker player is weaker: a shallower search with fewer nodes, and now and then a move a little
 //! worse than the best of a few candidate lines — never a move chosen at random from all moves.
 //!
-//! Level 20 is the full engine. Below it the search is capped at depth `1 + level` and
-//! `100 · 1.5^level` nodes (100 at level 0, about 5,800 at 10, 220,000 at 19), runs [`LINES`]
-//! lines, and the move is drawn from the lines scoring within `6 · (20 − level)` centipawns of
-//! the best, each weighted by how far it stands above that floor. A mate found is always played, and a line that is mated is never chosen while
-//! another is not.
+//! Level 20 is the full engine. Below it the search is capped at depth `1 + level / 2` and at
+//! `1000 · 1.5^level` nodes (1,000 at level 0, about 58,000 at 10, 2.2 million at 19): in a
+//! typical middle-game position the depth is the cap that binds, so each two levels search one
+//! ply deeper, and the node cap only stops a search that grows unusually large. It runs [`LINES`]
+//! lines, and the move is drawn from the lines scoring within a margin of the best, each weighted
+//! by how far it stands above that floor. The margin is `6 · (20 − level)` centipawns, and below
+//! level 8 grows by `10 · (8 − level)²` more (760 at level 0), so that the lowest levels, whose
+//! shallow searches differ little, also differ in how often they give material away. A mate found
+//! is always played, and a line that is mated is never chosen while another is not.
 
 use super::SearchInfo;
 use super::time::Limits;
@@ -14,24 +18,27 @@ use rand::Rng;
 
 /// The strongest level: the engine unchanged.
 pub const MAX_LEVEL: u32 = 20;
+/// The levels below this one give material away more often (a wider margin).
+const LOW_LEVELS: u32 = 8;
 /// Lines searched below full strength to choose from.
 pub const LINES: usize = 4;
 
 /// The measured strength of the even levels (README's level table): `(level, Elo)` on a scale
 /// where Debian's Fairy-Stockfish 11.1 at full strength is 2500, at 2 s + 0.02 s a game. Each
-/// level played the next even one 30 games, and level 20 played Fairy-Stockfish 40 games.
+/// level played the next even one 60 games, and level 20 played Fairy-Stockfish 60 games
+/// (`tools/ladder.py`); every step's 95 % interval excludes zero.
 pub const ELO_OF_LEVEL: &[(u32, i32)] = &[
-    (0, 505),
-    (2, 600),
-    (4, 600),
-    (6, 747),
-    (8, 909),
-    (10, 1188),
-    (12, 1513),
-    (14, 1661),
-    (16, 1986),
-    (18, 2265),
-    (20, 2617),
+    (0, 445),
+    (2, 668),
+    (4, 937),
+    (6, 1354),
+    (8, 1644),
+    (10, 1867),
+    (12, 2066),
+    (14, 2379),
+    (16, 2526),
+    (18, 2667),
+    (20, 2917),
 ];
 
 /// A strength level, 0 to [`MAX_LEVEL`].
@@ -77,17 +84,18 @@ impl Skill {
 
     /// The deepest search at this level.
     pub fn max_depth(self) -> u32 {
-        1 + self.level
+        1 + self.level / 2
     }
 
     /// The most nodes searched at this level.
     pub fn max_nodes(self) -> u64 {
-        (100.0 * 1.5f64.powi(self.level as i32)) as u64
+        (1000.0 * 1.5f64.powi(self.level as i32)) as u64
     }
 
     /// How far below the best line, in centipawns, a line may score and still be played.
     pub fn margin(self) -> i32 {
-        6 * (MAX_LEVEL - self.level) as i32
+        let below_eight = LOW_LEVELS.saturating_sub(self.level) as i32;
+        6 * (MAX_LEVEL - self.level) as i32 + 10 * below_eight * below_eight
     }
 
     /// `limits` capped for this level (unchanged at full strength).
@@ -165,19 +173,23 @@ mod tests {
     #[test]
     fn caps_grow_with_the_level() {
         assert_eq!(Skill::new(0).max_depth(), 1);
-        assert_eq!(Skill::new(10).max_depth(), 11);
-        assert_eq!(Skill::new(0).max_nodes(), 100);
+        assert_eq!(Skill::new(10).max_depth(), 6);
+        assert_eq!(Skill::new(19).max_depth(), 10);
+        assert_eq!(Skill::new(0).max_nodes(), 1000);
         assert!(Skill::new(19).max_nodes() > Skill::new(1).max_nodes());
         assert_eq!(Skill::new(20).margin(), 0);
+        assert_eq!(Skill::new(8).margin(), 72);
+        assert_eq!(Skill::new(0).margin(), 760);
+        assert!((0..MAX_LEVEL).all(|l| Skill::new(l).margin() > Skill::new(l + 1).margin()));
         assert_eq!(Skill::new(99), Skill::default());
         let capped = Skill::new(4).limit(Limits::to_depth(30));
-        assert_eq!((capped.depth, capped.nodes), (Some(5), Some(506)));
+        assert_eq!((capped.depth, capped.nodes), (Some(3), Some(5062)));
         let full = Skill::default().limit(Limits::to_depth(30));
         assert_eq!((full.depth, full.nodes), (Some(30), None));
     }
 
     #[test]
-    fn weaker_levels_sometimes_play_a_worse_line_but_never_a_far_worse_one() {
+    fn weaker_levels_sometimes_play_a_worse_line_and_only_the_lowest_a_far_worse_one() {
         let lines = [
             line(1, 100, "h2e2"),
             line(2, 60, "b2e2"),
@@ -187,14 +199,25 @@ mod tests {
         let mut rng = SmallRng::seed_from_u64(5);
         let mut counts = [0; 4];
         for _ in 0..1000 {
-            counts[Skill::new(0).choose(&lines, &mut rng).unwrap()] += 1;
+            counts[Skill::new(8).choose(&lines, &mut rng).unwrap()] += 1;
         }
-        // Margin 120: the floor is -20; weights 121, 81, 0, 111.
+        // Level 8: margin 72, the floor is 28; weights 73, 33, 0, 63.
         assert_eq!(counts[2], 0, "{counts:?}");
         assert!(
-            counts.iter().enumerate().all(|(i, &c)| i == 2 || c > 200),
+            counts.iter().enumerate().all(|(i, &c)| i == 2 || c > 100),
             "{counts:?}"
         );
+        // Level 0: margin 760, the floor is -660; weights 761, 721, 161, 751: the line that
+        // gives 600 away is played now and then, the others far more often.
+        let mut counts = [0; 4];
+        for _ in 0..1000 {
+            counts[Skill::new(0).choose(&lines, &mut rng).unwrap()] += 1;
+        }
+        assert!(
+            counts[2] > 20 && counts.iter().all(|&c| c <= 400),
+            "{counts:?}"
+        );
+        assert!(counts[2] * 2 < counts[0], "{counts:?}");
         // Level 19: margin 6, floor 94: only the best line.
         for _ in 0..200 {
             assert_eq!(Skill::new(19).choose(&lines, &mut rng), Some(0));
@@ -221,8 +244,10 @@ mod tests {
         assert_eq!(Skill::for_elo(i32::MIN).level(), 0);
         let (top_level, top_elo) = *ELO_OF_LEVEL.last().unwrap();
         assert_eq!(Skill::for_elo(top_elo).level(), top_level);
-        assert_eq!(Skill::for_elo(1200).level(), 10);
-        assert_eq!(Skill::for_elo(1187).level(), 8);
+        let (level, elo) = ELO_OF_LEVEL[5];
+        assert_eq!(Skill::for_elo(elo).level(), level);
+        assert_eq!(Skill::for_elo(elo + 1).level(), level);
+        assert_eq!(Skill::for_elo(elo - 1).level(), ELO_OF_LEVEL[4].0);
         // The table rises with the level, so a higher Elo never gives a lower level.
         assert!(
             ELO_OF_LEVEL

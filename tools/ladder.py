@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Measures the strength levels of `xq` (UCI `Skill Level`) as a ladder anchored on Fairy-Stockfish.
+
+Plays, with `xq match`, level 20 (the full engine) against Fairy-Stockfish (its Elo is fixed at
+`--anchor-elo`, 2500 by default), then each even level against the next even one. Each level's
+Elo is the next level's less the Elo difference its score gives; a score of 0 or 1 counts as half
+a game from it (so the step stays finite and says "at least this far apart"). Each match's log is
+kept in `--out`, and a finished one is read back instead of played again, so an interrupted run
+goes on where it stopped.
+
+    python3 tools/ladder.py --xq target/release/xq --fsf /usr/games/fairy-stockfish \\
+        --games 60 --anchor-games 60 --tc 2+0.02 --concurrency 2 --seed 71 --out ladder
+
+Prints a Markdown table (level, Elo, score against the next level or the anchor, games, and the
+95 % interval of that step's Elo difference from the spread between games; a step whose interval
+excludes 0 separates the two levels) and the `ELO_OF_LEVEL` rows of `src/search/skill.rs`. Exits 1 if a match fails or its log has no result.
+"""
+
+import argparse
+import math
+import os
+import re
+import subprocess
+import sys
+
+SCORE = re.compile(r"^Score of (\S+) vs (\S+): (\d+) - (\d+) - (\d+)\s")
+LEVELS = list(range(0, 21, 2))
+
+
+def elo_from_score(s):
+    return -400.0 * math.log10(1.0 / s - 1.0)
+
+
+def result(path):
+    """(wins, losses, draws) of the first engine from the last standing line of a match log."""
+    found = None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            m = SCORE.match(line)
+            if m:
+                found = tuple(int(m.group(k)) for k in (3, 4, 5))
+    return found
+
+
+def play(args, name, first, second, games):
+    """Plays one match (or reads its finished log) and returns (wins, losses, draws) of `first`."""
+    log = os.path.join(args.out, name + ".log")
+    if os.path.exists(log) and (r := result(log)) and sum(r) == games:
+        return r
+    cmd = [
+        args.xq, "match", "--engine", first, "--engine", second, "--games", str(games),
+        "--tc", args.tc, "--concurrency", str(args.concurrency), "--openings", args.openings,
+        "--seed", str(args.seed), "--resign", "3,1500",
+        "--pgn", os.path.join(args.out, name + ".pgn"),
+    ]
+    print(f"{name}: {' '.join(cmd)}", file=sys.stderr, flush=True)
+    with open(log, "w", encoding="utf-8") as out:
+        code = subprocess.call(cmd, stdout=out, stderr=subprocess.STDOUT)
+    r = result(log)
+    if code != 0 or r is None:
+        sys.exit(f"{name}: xq match failed (exit {code}); see {log}")
+    return r
+
+
+def step_elo(wins, losses, draws):
+    """The Elo difference a score gives, a perfect or null score counted half a game from it,
+    the score, and the Elo interval of 95 % from the spread between games."""
+    n = wins + losses + draws
+    s = (wins + draws / 2.0) / n
+    var = (wins * (1.0 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s**2) / n
+    half = 1.959964 * math.sqrt(var / n)
+
+    def clamp(x):
+        return min(max(x, 0.5 / n), 1.0 - 0.5 / n)
+
+    interval = (elo_from_score(clamp(s - half)), elo_from_score(clamp(s + half)))
+    return elo_from_score(clamp(s)), s, interval
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--xq", default="target/release/xq")
+    ap.add_argument("--fsf", default="/usr/games/fairy-stockfish")
+    ap.add_argument("--games", type=int, default=60, help="games of each level against the next")
+    ap.add_argument("--anchor-games", type=int, default=60, help="games of level 20 against the anchor")
+    ap.add_argument("--anchor-elo", type=float, default=2500.0)
+    ap.add_argument("--tc", default="2+0.02")
+    ap.add_argument("--concurrency", type=int, default=2)
+    ap.add_argument("--openings", default="tools/openings.txt")
+    ap.add_argument("--seed", type=int, default=71)
+    ap.add_argument("--out", default="ladder")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+
+    def level(k):
+        return f"L{k}={args.xq},proto=uci,opt.Skill Level={k}"
+
+    anchor = play(args, "L20-fsf", level(20), f"fsf={args.fsf},proto=uci1", args.anchor_games)
+    diff, score, span = step_elo(*anchor)
+    elo = {20: args.anchor_elo + diff}
+    rows = {20: (f"{100 * score:.1f} % against Fairy-Stockfish", sum(anchor), span)}
+    for low, high in reversed(list(zip(LEVELS, LEVELS[1:]))):
+        r = play(args, f"L{low}-L{high}", level(low), level(high), args.games)
+        diff, score, span = step_elo(*r)
+        elo[low] = elo[high] + diff
+        rows[low] = (f"{100 * score:.1f} % against level {high}", sum(r), span)
+
+    print("| level | Elo | score | games | step's Elo (95 %) |")
+    print("|---|---|---|---|---|")
+    for k in LEVELS:
+        text, games, (lo, hi) = rows[k]
+        step = f"{lo:+.0f} … {hi:+.0f}"
+        print(f"| {k} | {elo[k]:.0f} | {text} | {games} | {step} |")
+    print()
+    print(",\n".join(f"    ({k}, {elo[k]:.0f})" for k in LEVELS) + ",")
+
+
+if __name__ == "__main__":
+    main()
