@@ -23,12 +23,10 @@ import re
 import subprocess
 import sys
 
+from sprt_total import Z95, elo_from_score
+
 SCORE = re.compile(r"^Score of (\S+) vs (\S+): (\d+) - (\d+) - (\d+)\s")
 LEVELS = list(range(0, 21, 2))
-
-
-def elo_from_score(s):
-    return -400.0 * math.log10(1.0 / s - 1.0)
 
 
 def result(path):
@@ -68,7 +66,7 @@ def step_elo(wins, losses, draws):
     n = wins + losses + draws
     s = (wins + draws / 2.0) / n
     var = (wins * (1.0 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s**2) / n
-    half = 1.959964 * math.sqrt(var / n)
+    half = Z95 * math.sqrt(var / n)
 
     def clamp(x):
         return min(max(x, 0.5 / n), 1.0 - 0.5 / n)

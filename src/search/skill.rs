@@ -8,9 +8,9 @@
 //! ply deeper, and the node cap only stops a search that grows unusually large. It runs [`LINES`]
 //! lines, and the move is drawn from the lines scoring within a margin of the best, each weighted
 //! by how far it stands above that floor. The margin is `6 · (20 − level)` centipawns, and below
-//! level 8 grows by `10 · (8 − level)²` more (760 at level 0), so that the lowest levels, whose
-//! shallow searches differ little, also differ in how often they give material away. A mate found
-//! is always played, and a line that is mated is never chosen while another is not.
+//! level 8 grows by `10 · (8 − level)²` more (760 at level 0), so that the lowest levels also
+//! differ in how often they give material away. A mate found is always played, and a line that
+//! is mated is never chosen while another is not.
 
 use super::SearchInfo;
 use super::time::Limits;
