@@ -393,13 +393,7 @@ impl Searcher<'_> {
         }
 
         // Step 15. Store.
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         let stored_eval = if in_check { 0 } else { static_eval };
         self.tt.store(
             key,
@@ -443,6 +437,7 @@ impl Searcher<'_> {
         }
         let original_alpha = alpha;
         let mut best = -INFINITE;
+        // Stays 0 (the stored evaluation of a side in check) when in check.
         let mut static_eval = 0;
         if !in_check {
             static_eval =
@@ -517,18 +512,16 @@ impl Searcher<'_> {
         if entry.is_some_and(|e| e.depth > 0) {
             return best;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha && best_move.is_some() {
-            Bound::Exact
-        } else {
-            Bound::Upper
+        // A stand-pat that no move improved on is kept as an upper bound only.
+        let bound = match Bound::of(best, original_alpha, beta) {
+            Bound::Exact if best_move.is_none() => Bound::Upper,
+            bound => bound,
         };
         self.tt.store(
             key,
             best_move,
             Score(best).to_tt(ply as u32),
-            if in_check { 0 } else { static_eval },
+            static_eval,
             -1,
             bound,
         );

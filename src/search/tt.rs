@@ -17,6 +17,21 @@ pub enum Bound {
     Exact,
 }
 
+impl Bound {
+    /// What a search result `best` says about the true value, for the window it was searched
+    /// with (`alpha`, `beta`).
+    #[inline]
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// One probed entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
