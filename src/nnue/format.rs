@@ -6,7 +6,7 @@ use std::fmt;
 /// Input features per perspective: 2 (own / opponent) × 7 piece kinds × 90 squares.
 pub const INPUTS: usize = 1260;
 /// Hidden neurons per perspective (accumulator width).
-pub const HIDDEN: usize = 128;
+pub const HIDDEN: usize = 256;
 /// Quantisation of the first layer (`W0`, `b0`) and of the activation range.
 pub const QA: i32 = 255;
 /// Quantisation of the output weights `W1`.
@@ -17,6 +17,10 @@ pub const SCALE: i32 = 400;
 /// The largest output weight in absolute value: `clamp(a, 0, QA) × w` must fit an i16.
 pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 const _: () = assert!(QA * MAX_OUTPUT_WEIGHT as i32 <= i16::MAX as i32);
+/// The largest sum of the output weights' absolute values: the evaluation adds up
+/// `clamp(a, 0, QA)² × w` over both halves in an i32, so `QA² × Σ|W1|` must fit one. With
+/// `2 × HIDDEN × MAX_OUTPUT_WEIGHT` above this the bound is checked per file, not per weight.
+pub const MAX_OUTPUT_SUM: i64 = i32::MAX as i64 / (QA as i64 * QA as i64);
 
 /// The four bytes every net file starts with.
 pub const MAGIC: [u8; 4] = *b"XQNN";
@@ -24,7 +28,7 @@ pub const MAGIC: [u8; 4] = *b"XQNN";
 pub const VERSION: u32 = 1;
 /// The fixed description of the architecture; its FNV-1a 32 hash goes into the header, so a file
 /// made for another feature set, size, activation or scale is refused.
-pub const ARCHITECTURE: &str = "xq-nnue v1: 2x(1260->128) screlu, out 256->1, QA255 QB256 SCALE400";
+pub const ARCHITECTURE: &str = "xq-nnue v1: 2x(1260->256) screlu, out 512->1, QA255 QB256 SCALE400";
 /// FNV-1a 32 of [`ARCHITECTURE`].
 pub const ARCHITECTURE_HASH: u32 = fnv1a_32(ARCHITECTURE.as_bytes());
 /// Header size in bytes; the payload starts here.
@@ -34,7 +38,7 @@ pub const PAYLOAD_LEN: usize = (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) * 2 + 4;
 /// Size of a whole net file in bytes.
 pub const FILE_LEN: usize = HEADER_LEN + PAYLOAD_LEN;
 
-const _: () = assert!(FILE_LEN == 323_396);
+const _: () = assert!(FILE_LEN == 646_724);
 
 /// FNV-1a, 32 bits.
 pub const fn fnv1a_32(bytes: &[u8]) -> u32 {
@@ -96,7 +100,8 @@ impl NetWeights {
             .map(|_| uniform(first) as i16)
             .collect();
         let b0 = (0..HIDDEN).map(|_| uniform(first) as i16).collect();
-        let w1 = (0..2 * HIDDEN).map(|_| uniform(127) as i16).collect();
+        // Within ±100 the sum of |W1| (about 100 · HIDDEN) stays well inside MAX_OUTPUT_SUM.
+        let w1 = (0..2 * HIDDEN).map(|_| uniform(100) as i16).collect();
         let b1 = uniform(QA * QB);
         NetWeights { w0, b0, w1, b1 }
     }
@@ -159,6 +164,12 @@ pub enum NetError {
         /// Its value.
         value: i16,
     },
+    /// The output weights' absolute values add up past [`MAX_OUTPUT_SUM`], so the evaluation's
+    /// i32 sum could overflow.
+    BadOutputSum {
+        /// Σ|W1| in the file.
+        sum: i64,
+    },
     /// The payload does not match its checksum.
     BadChecksum {
         /// The checksum in the header.
@@ -210,6 +221,10 @@ impl fmt::Display for NetError {
             NetError::BadWeight { index, value } => write!(
                 f,
                 "net output weight W1[{index}] = {value} is outside -127..=127"
+            ),
+            NetError::BadOutputSum { sum } => write!(
+                f,
+                "net output weights add up to {sum} in absolute value, more than {MAX_OUTPUT_SUM}"
             ),
             NetError::Io { path, message } => write!(f, "cannot read net file {path}: {message}"),
         }
@@ -349,6 +364,10 @@ pub fn decode(bytes: &[u8]) -> Result<NetWeights, NetError> {
     {
         return Err(NetError::BadWeight { index, value });
     }
+    let sum = w1.iter().map(|&w| i64::from(w.unsigned_abs())).sum::<i64>();
+    if sum > MAX_OUTPUT_SUM {
+        return Err(NetError::BadOutputSum { sum });
+    }
     Ok(NetWeights { w0, b0, w1, b1 })
 }
 
@@ -438,6 +457,24 @@ mod tests {
             })
         );
         w.w1[200] = -127;
+        assert!(decode(&encode(&w)).is_ok());
+    }
+
+    #[test]
+    fn output_weights_adding_up_past_the_i32_bound_are_refused() {
+        let mut w = NetWeights::random(5);
+        let n = w.w1.len() as i64;
+        if n * i64::from(MAX_OUTPUT_WEIGHT) <= MAX_OUTPUT_SUM {
+            return; // the per-weight bound already keeps the sum in range at this width
+        }
+        let per = (MAX_OUTPUT_SUM / n + 1) as i16;
+        w.w1.iter_mut().for_each(|x| *x = per);
+        let sum = i64::from(per) * n;
+        assert_eq!(decode(&encode(&w)), Err(NetError::BadOutputSum { sum }));
+        // Zero just enough weights to come back within the bound.
+        let excess = sum - MAX_OUTPUT_SUM;
+        let zeroed = (excess + i64::from(per) - 1) / i64::from(per);
+        w.w1[..zeroed as usize].iter_mut().for_each(|x| *x = 0);
         assert!(decode(&encode(&w)).is_ok());
     }
 
