@@ -26,19 +26,19 @@ pub const LINES: usize = 4;
 /// The measured strength of the even levels (README's level table): `(level, Elo)` on a scale
 /// where Debian's Fairy-Stockfish 11.1 at full strength is 2500, at 2 s + 0.02 s a game. Each
 /// level played the next even one 60 games, and level 20 played Fairy-Stockfish 60 games
-/// (`tools/ladder.py`); every step's 95 % interval excludes zero.
+/// (`tools/ladder.py`, generation-3 net); every step's 95 % interval excludes zero.
 pub const ELO_OF_LEVEL: &[(u32, i32)] = &[
-    (0, 445),
-    (2, 668),
-    (4, 937),
-    (6, 1354),
-    (8, 1644),
-    (10, 1867),
-    (12, 2066),
-    (14, 2379),
-    (16, 2526),
-    (18, 2667),
-    (20, 2917),
+    (0, -103),
+    (2, 210),
+    (4, 755),
+    (6, 1266),
+    (8, 1725),
+    (10, 2004),
+    (12, 2245),
+    (14, 2452),
+    (16, 2592),
+    (18, 2706),
+    (20, 2882),
 ];
 
 /// A strength level, 0 to [`MAX_LEVEL`].
