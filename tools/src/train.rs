@@ -226,7 +226,14 @@ fn hms(seconds: f64) -> String {
 /// Writes the quantised net of `params`, calibrated on `calibration` (nearest rounding if empty).
 fn write_net(path: &Path, params: &[f32], calibration: &[Sample]) -> Result<(), String> {
     let w = quant::quantise_calibrated(params, calibration);
-    write_atomically(path, &format::encode(&w))
+    write_atomically(path, &loadable(&w, path)?)
+}
+
+/// The file bytes of `w`, or an error naming `path` if the engine would refuse them.
+fn loadable(w: &format::NetWeights, path: &Path) -> Result<Vec<u8>, String> {
+    let bytes = format::encode(w);
+    format::decode(&bytes).map_err(|e| format!("{}: not written: {e}", path.display()))?;
+    Ok(bytes)
 }
 
 /// How the net `w` relates to the nearest rounding of `params`.
@@ -368,7 +375,7 @@ pub fn quantise_main(args: &[String]) -> Result<(), String> {
         quant::quantise_calibrated(&c.params, &split.train)
     };
     println!("{}", describe_export(&c.params, &w));
-    let bytes = format::encode(&w);
+    let bytes = loadable(&w, &out)?;
     write_atomically(&out, &bytes)?;
     let max_abs = |v: &[i16]| v.iter().map(|x| x.unsigned_abs()).max().unwrap_or(0);
     println!(

@@ -1,7 +1,8 @@
 //! The optimiser: AdamW with decoupled weight decay on the weight matrices, clipping of every
-//! parameter after each step, and the cosine learning-rate schedule.
+//! parameter after each step (and of the output weights' absolute sum), and the cosine
+//! learning-rate schedule.
 
-use super::net::{B0, B1, CLIP, N_PARAMS, W0_LEN, W1, W1_CLIP};
+use super::net::{B0, B1, CLIP, N_PARAMS, W0_LEN, W1, W1_CLIP, W1_SUM_CLIP};
 
 /// AdamW state: first and second moments per parameter and the step count.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,7 +35,8 @@ impl AdamW {
     }
 
     /// One step on every parameter (dense: all 1260 rows of `W0` are updated, touched or not;
-    /// at this size that costs about as much as a few hundred positions), then clipping to ±CLIP.
+    /// at this size that costs about as much as a few hundred positions), then clipping to ±CLIP
+    /// (±`W1_CLIP` for `W1`, whose absolute sum is then brought within `W1_SUM_CLIP`).
     pub fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32) {
         self.t += 1;
         let bc1 = 1.0 - BETA1.powf(self.t as f32);
@@ -59,6 +61,35 @@ impl AdamW {
                 p[i] = (p[i] * keep - update).clamp(-clip, clip);
             }
         }
+        project_l1(&mut params[W1..B1], W1_SUM_CLIP);
+    }
+}
+
+/// Moves `v` to the nearest point (in Euclidean distance) whose absolute values add up to at most
+/// `bound`: when the sum is over, every |v_i| is lowered by the same θ ≥ 0 (and stops at zero),
+/// with θ chosen so that the sum comes out at `bound`. Signs are kept; `v` within the bound is
+/// left alone.
+pub fn project_l1(v: &mut [f32], bound: f32) {
+    let sum: f64 = v.iter().map(|x| f64::from(x.abs())).sum();
+    if sum <= f64::from(bound) {
+        return;
+    }
+    let mut mags: Vec<f64> = v.iter().map(|x| f64::from(x.abs())).collect();
+    mags.sort_unstable_by(|a, b| b.total_cmp(a));
+    // θ = (Σ of the k largest − bound) / k for the largest k whose k-th value stays above θ.
+    let (mut prefix, mut theta) = (0.0f64, 0.0f64);
+    for (k, &m) in mags.iter().enumerate() {
+        prefix += m;
+        let t = (prefix - f64::from(bound)) / (k + 1) as f64;
+        if m > t {
+            theta = t;
+        } else {
+            break;
+        }
+    }
+    for x in v.iter_mut() {
+        let m = (f64::from(x.abs()) - theta).max(0.0) as f32;
+        *x = m.copysign(*x);
     }
 }
 
@@ -98,5 +129,68 @@ mod tests {
         assert!((p[B1] - 0.01).abs() < 1e-5);
         assert_eq!(p[W1], W1_CLIP);
         assert_eq!(p[1], 0.0);
+    }
+
+    /// The slow twin of `project_l1`: bisection on θ.
+    fn project_by_bisection(v: &[f32], bound: f32) -> Vec<f32> {
+        let total = |t: f64| {
+            v.iter()
+                .map(|x| (f64::from(x.abs()) - t).max(0.0))
+                .sum::<f64>()
+        };
+        if total(0.0) <= f64::from(bound) {
+            return v.to_vec();
+        }
+        let (mut lo, mut hi) = (
+            0.0f64,
+            v.iter().map(|x| f64::from(x.abs())).fold(0.0, f64::max),
+        );
+        for _ in 0..200 {
+            let mid = 0.5 * (lo + hi);
+            if total(mid) > f64::from(bound) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        v.iter()
+            .map(|x| ((f64::from(x.abs()) - hi).max(0.0) as f32).copysign(*x))
+            .collect()
+    }
+
+    #[test]
+    fn l1_projection_meets_the_bound_and_matches_bisection() {
+        let mut rng = super::super::rng::Rng::new(7);
+        for case in 0..50 {
+            let n = 1 + case * 13 % 600;
+            let v: Vec<f32> = (0..n).map(|_| rng.symmetric(0.5)).collect();
+            let sum: f32 = v.iter().map(|x| x.abs()).sum();
+            let bound = sum * (0.1 + 0.02 * case as f32);
+            let mut p = v.clone();
+            project_l1(&mut p, bound);
+            let after: f32 = p.iter().map(|x| x.abs()).sum();
+            assert!(
+                after <= bound * 1.0001 + 1e-6,
+                "case {case}: {after} > {bound}"
+            );
+            let slow = project_by_bisection(&v, bound);
+            for (i, (a, b)) in p.iter().zip(&slow).enumerate() {
+                assert!((a - b).abs() < 1e-5, "case {case} [{i}]: {a} vs {b}");
+                assert!(*a == 0.0 || a.signum() == v[i].signum());
+            }
+        }
+    }
+
+    #[test]
+    fn a_step_keeps_the_output_weights_within_their_sum() {
+        let mut p = vec![0.0; N_PARAMS];
+        for x in &mut p[W1..B1] {
+            *x = W1_CLIP;
+        }
+        let g = vec![0.0; N_PARAMS];
+        AdamW::new().step(&mut p, &g, 0.0);
+        let sum: f32 = p[W1..B1].iter().map(|x| x.abs()).sum();
+        assert!(sum <= W1_SUM_CLIP * 1.0001, "{sum} > {W1_SUM_CLIP}");
+        assert!(p[W1..B1].iter().all(|&x| x > 0.0));
     }
 }

@@ -3,7 +3,7 @@
 
 use super::dataset::{MAX_FEATURES, Sample};
 use super::rng::{Rng, mix};
-use xq::nnue::format::{HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, QB, SCALE};
+use xq::nnue::format::{HIDDEN, INPUTS, MAX_OUTPUT_SUM, MAX_OUTPUT_WEIGHT, QB, SCALE};
 
 /// Hidden neurons per perspective.
 pub const H: usize = HIDDEN;
@@ -25,6 +25,11 @@ pub const CLIP: f32 = 1.98;
 /// Output weights are kept within ±`W1_CLIP`, so that `round(w · QB)` stays within the ±127 the
 /// evaluation kernel multiplies by (127 / 256 with QB = 256).
 pub const W1_CLIP: f32 = MAX_OUTPUT_WEIGHT as f32 / QB as f32;
+
+/// The output weights' absolute values are kept to a sum of at most `W1_SUM_CLIP`, so that their
+/// nearest rounding stays within the file format's `MAX_OUTPUT_SUM`: rounding adds at most ½ to
+/// each of the 2H values `|w · QB|`, hence the H taken off.
+pub const W1_SUM_CLIP: f32 = (MAX_OUTPUT_SUM - H as i64) as f32 / QB as f32;
 
 /// `SCALE` as a float: centipawns = output × `SCALE_F`.
 pub const SCALE_F: f32 = SCALE as f32;

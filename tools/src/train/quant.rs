@@ -3,7 +3,7 @@
 
 use super::dataset::{MAX_FEATURES, Sample};
 use super::net::{B0, B1, H, N_PARAMS, W0_LEN, W1};
-use xq::nnue::format::{INPUTS, MAX_OUTPUT_WEIGHT, NetWeights, QA, QB, SCALE};
+use xq::nnue::format::{INPUTS, MAX_OUTPUT_SUM, MAX_OUTPUT_WEIGHT, NetWeights, QA, QB, SCALE};
 
 fn to_i16(x: f32, scale: i32) -> i16 {
     (f64::from(x) * f64::from(scale))
@@ -44,7 +44,7 @@ fn accumulate(w: &NetWeights, features: &[u16], acc: &mut [i16; H]) {
     }
 }
 
-/// `Σ clamp(a, 0, QA)² · w` in i32 (wrapping; no overflow for clipped weights at H ≤ 128).
+/// `Σ clamp(a, 0, QA)² · w` in i32 (wrapping; no overflow while Σ|W1| ≤ `MAX_OUTPUT_SUM`).
 fn screlu_dot(acc: &[i16; H], w: &[i16]) -> i32 {
     let mut sum = 0i32;
     for i in 0..H {
@@ -165,15 +165,23 @@ pub const CALIBRATION_POSITIONS: usize = 16_384;
 /// `x·QA·QB`) and ranges (|W1| ≤ 127). Needed because with H = 128 and QB = 64 a trained `W1` spans
 /// only a few dozen steps and plain rounding leaves a systematic error of several centipawns.
 ///
-/// Falls back to [`quantise`] when `calibration` is empty or the system is singular.
+/// Falls back to [`quantise`] when `calibration` is empty, the system is singular, or the refitted
+/// output weights would add up past `MAX_OUTPUT_SUM` in absolute value.
 pub fn quantise_calibrated(params: &[f32], calibration: &[Sample]) -> NetWeights {
     let positions = &calibration[..calibration.len().min(CALIBRATION_POSITIONS)];
     let mut w = quantise(params);
-    if let Some((w1, b1)) = output_layer(params, &w, positions) {
+    if let Some((w1, b1)) = output_layer(params, &w, positions)
+        && output_sum(&w1) <= MAX_OUTPUT_SUM
+    {
         w.w1 = w1;
         w.b1 = b1;
     }
     w
+}
+
+/// `Σ |w|` over the output weights.
+pub fn output_sum(w1: &[i16]) -> i64 {
+    w1.iter().map(|&x| i64::from(x.unsigned_abs())).sum()
 }
 
 /// The refit of [`quantise_calibrated`]; row 0 is `b1`, rows `1..=2H` are `W1`.

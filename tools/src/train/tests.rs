@@ -159,6 +159,7 @@ fn export_decodes_to_the_same_integer_forward_and_stays_close_to_float() {
     // The refit touches only the output layer and keeps the kernels' ranges.
     assert_eq!((&w.w0, &w.b0), (&nearest.w0, &nearest.b0));
     assert!(w.w1.iter().all(|v| v.abs() <= 127));
+    assert!(quant::output_sum(&w.w1) <= format::MAX_OUTPUT_SUM);
     let bytes = format::encode(&w);
     let back = format::decode(&bytes).expect("own export decodes");
     assert_eq!(back, w);
@@ -203,6 +204,25 @@ fn quantisation_rounds_and_clips() {
     assert_eq!((w.w0[0], w.w0[1], w.b0[0]), (255, -1, 505));
     assert_eq!((w.w1[0], w.w1[H]), (-127, 1));
     assert_eq!(w.b1, (0.25 * f64::from(QA * QB)).round() as i32);
+}
+
+/// A net whose output weights add up past what the evaluation's i32 sum holds is not written:
+/// the export says why instead of leaving a file the engine refuses.
+#[test]
+fn export_refuses_output_weights_past_their_sum() {
+    let mut p = vec![0.0f32; N_PARAMS];
+    for x in &mut p[W1..B1] {
+        *x = net::W1_CLIP;
+    }
+    let w = quant::quantise(&p);
+    assert!(quant::output_sum(&w.w1) > format::MAX_OUTPUT_SUM);
+    let err = super::loadable(&w, std::path::Path::new("wide.nnue")).unwrap_err();
+    assert!(err.starts_with("wide.nnue: not written: "), "{err}");
+    assert!(err.contains("add up to"), "{err}");
+    // Brought within the trainer's sum bound, the same weights export.
+    super::adamw::project_l1(&mut p[W1..B1], net::W1_SUM_CLIP);
+    let w = quant::quantise(&p);
+    assert!(super::loadable(&w, std::path::Path::new("wide.nnue")).is_ok());
 }
 
 /// Integer forward by hand on a net with three pieces and two non-zero first-layer weights.
