@@ -22,6 +22,11 @@ const _: () = assert!(QA * MAX_OUTPUT_WEIGHT as i32 <= i16::MAX as i32);
 /// `2 × HIDDEN × MAX_OUTPUT_WEIGHT` above this the bound is checked per file, not per weight.
 pub const MAX_OUTPUT_SUM: i64 = i32::MAX as i64 / (QA as i64 * QA as i64);
 
+/// `Σ |w|` over output weights, the quantity [`MAX_OUTPUT_SUM`] bounds.
+pub fn output_sum(w1: &[i16]) -> i64 {
+    w1.iter().map(|&w| i64::from(w.unsigned_abs())).sum()
+}
+
 /// The four bytes every net file starts with.
 pub const MAGIC: [u8; 4] = *b"XQNN";
 /// The format version this build reads and writes.
@@ -364,7 +369,7 @@ pub fn decode(bytes: &[u8]) -> Result<NetWeights, NetError> {
     {
         return Err(NetError::BadWeight { index, value });
     }
-    let sum = w1.iter().map(|&w| i64::from(w.unsigned_abs())).sum::<i64>();
+    let sum = output_sum(&w1);
     if sum > MAX_OUTPUT_SUM {
         return Err(NetError::BadOutputSum { sum });
     }

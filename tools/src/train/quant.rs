@@ -3,7 +3,9 @@
 
 use super::dataset::{MAX_FEATURES, Sample};
 use super::net::{B0, B1, H, N_PARAMS, W0_LEN, W1};
-use xq::nnue::format::{INPUTS, MAX_OUTPUT_SUM, MAX_OUTPUT_WEIGHT, NetWeights, QA, QB, SCALE};
+use xq::nnue::format::{
+    INPUTS, MAX_OUTPUT_SUM, MAX_OUTPUT_WEIGHT, NetWeights, QA, QB, SCALE, output_sum,
+};
 
 fn to_i16(x: f32, scale: i32) -> i16 {
     (f64::from(x) * f64::from(scale))
@@ -177,11 +179,6 @@ pub fn quantise_calibrated(params: &[f32], calibration: &[Sample]) -> NetWeights
         w.b1 = b1;
     }
     w
-}
-
-/// `Σ |w|` over the output weights.
-pub fn output_sum(w1: &[i16]) -> i64 {
-    w1.iter().map(|&x| i64::from(x.unsigned_abs())).sum()
 }
 
 /// The refit of [`quantise_calibrated`]; row 0 is `b1`, rows `1..=2H` are `W1`.

@@ -159,7 +159,7 @@ fn export_decodes_to_the_same_integer_forward_and_stays_close_to_float() {
     // The refit touches only the output layer and keeps the kernels' ranges.
     assert_eq!((&w.w0, &w.b0), (&nearest.w0, &nearest.b0));
     assert!(w.w1.iter().all(|v| v.abs() <= 127));
-    assert!(quant::output_sum(&w.w1) <= format::MAX_OUTPUT_SUM);
+    assert!(format::output_sum(&w.w1) <= format::MAX_OUTPUT_SUM);
     let bytes = format::encode(&w);
     let back = format::decode(&bytes).expect("own export decodes");
     assert_eq!(back, w);
@@ -215,7 +215,7 @@ fn export_refuses_output_weights_past_their_sum() {
         *x = net::W1_CLIP;
     }
     let w = quant::quantise(&p);
-    assert!(quant::output_sum(&w.w1) > format::MAX_OUTPUT_SUM);
+    assert!(format::output_sum(&w.w1) > format::MAX_OUTPUT_SUM);
     let err = super::loadable(&w, std::path::Path::new("wide.nnue")).unwrap_err();
     assert!(err.starts_with("wide.nnue: not written: "), "{err}");
     assert!(err.contains("add up to"), "{err}");
