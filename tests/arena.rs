@@ -537,6 +537,14 @@ fn command_line_match_writes_pgn() {
         2
     );
     assert_eq!(text.matches("1. H2-E2 H9-G7 {book}").count(), 2, "{text}");
+    // Each engine move carries its score, depth and time: `2. H0-G2 {+0.00/1 0.003s}`.
+    for after_book in text.split("{book} ").skip(1) {
+        let tokens: Vec<&str> = after_book.split_whitespace().take(4).collect();
+        assert_eq!(tokens[0], "2.", "{after_book}");
+        assert_eq!(tokens[2], "{+0.00/1", "{after_book}");
+        let time = tokens[3].strip_suffix("s}").expect(after_book);
+        assert!(time.parse::<f64>().is_ok_and(|t| t >= 0.0), "{after_book}");
+    }
     assert_eq!(check_pgn(&pgn), 4);
     let _ = std::fs::remove_file(&book);
     let _ = std::fs::remove_file(&pgn);

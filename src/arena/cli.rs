@@ -55,7 +55,8 @@ pub struct MatchArgs {
     /// Games played at the same time.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
-    /// Write the games to this PGN file (ICCS movetext).
+    /// Write the games to this PGN file (ICCS movetext, each engine move with its score, depth
+    /// and time as a comment).
     #[arg(long)]
     pub pgn: Option<PathBuf>,
     /// Shuffle the openings with this seed (file order without it).

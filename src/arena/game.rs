@@ -147,8 +147,8 @@ pub struct PlayedGame {
     pub end: EndKind,
     /// The reason in words.
     pub detail: String,
-    /// The score each move's engine reported (book moves: none).
-    pub scores: Vec<Option<EngineScore>>,
+    /// What each move's engine reported and how long it took (book moves: none).
+    pub notes: Vec<Option<MoveNote>>,
     /// Red's and Black's clocks (base, increment), when the game was played on the clock.
     pub clocks: Option<[(Duration, Duration); 2]>,
 }
@@ -172,10 +172,21 @@ impl PlayedGame {
                 "{loser} ({}) could not start the game: {error}",
                 names[loser.index()]
             ),
-            scores: vec![None; opening.moves.len()],
+            notes: vec![None; opening.moves.len()],
             clocks: None,
         }
     }
+}
+
+/// What an engine reported with one move, for the record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveNote {
+    /// The last score it reported, from its own side.
+    pub score: Option<EngineScore>,
+    /// The last depth it reported.
+    pub depth: Option<u32>,
+    /// The time from `go` to its move, as its clock was charged.
+    pub time: Duration,
 }
 
 /// Keeps track of score streaks for adjudication.
@@ -257,7 +268,7 @@ pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> 
         outcome: Outcome::Draw,
         end: EndKind::MoveLimit,
         detail: String::new(),
-        scores: Vec::new(),
+        notes: Vec::new(),
         clocks: None,
     };
     let who = |c: Color| format!("{c} ({})", names[c.index()]);
@@ -267,7 +278,7 @@ pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> 
             break;
         }
         record.moves.push(m);
-        record.scores.push(None);
+        record.notes.push(None);
     }
     // Each side's clock: its engine's own (`tc=`, time odds), else the match's.
     let clocks = match rules.limit {
@@ -420,7 +431,11 @@ pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> 
             );
         }
         record.moves.push(m);
-        record.scores.push(reply.score);
+        record.notes.push(Some(MoveNote {
+            score: reply.score,
+            depth: reply.depth,
+            time: reply.elapsed,
+        }));
         watch.update(side, reply.score, rules);
     }
 }

@@ -2,10 +2,11 @@
 //! seven-tag roster first and in its order (`Event`, `Site`, `Date`, `Round`, `Red` for White,
 //! `Black`, `Result`), then `Game`, `Format`, a `FEN`
 //! tag when the game does not start from the standard position, and the reason for the result in
-//! the `Termination` tag and a closing comment.
+//! the `Termination` tag and a closing comment. Each engine move carries a comment with the
+//! engine's score, depth and time (`{+0.25/12 0.534s}`); the last book move carries `{book}`.
 
 use super::commands::is_start;
-use super::game::PlayedGame;
+use super::game::{MoveNote, PlayedGame};
 use super::spec::ClockSpec;
 use crate::fen;
 use crate::moves::Move;
@@ -56,6 +57,21 @@ fn quote(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
+/// A move's comment as match tools write it: the engine's score from its own side in pawns (or
+/// `+M5`, `-M3` for mates) with its depth, then the time it took: `{+0.25/12 0.534s}`.
+fn comment(note: &MoveNote) -> String {
+    let mut text = String::from("{");
+    if let Some(score) = note.score {
+        let _ = write!(text, "{score}");
+        if let Some(depth) = note.depth {
+            let _ = write!(text, "/{depth}");
+        }
+        text.push(' ');
+    }
+    let _ = write!(text, "{:.3}s}}", note.time.as_secs_f64());
+    text
+}
+
 /// One game as PGN text, ending with a blank line.
 pub fn game_text(game: &PlayedGame, round: u32, tags: &MatchTags) -> String {
     let mut out = String::new();
@@ -97,6 +113,9 @@ pub fn game_text(game: &PlayedGame, round: u32, tags: &MatchTags) -> String {
             Color::Black => {}
         }
         tokens.push(iccs(m));
+        if let Some(note) = game.notes.get(i).copied().flatten() {
+            tokens.push(comment(&note));
+        }
         if side == Color::Black {
             number += 1;
         }
@@ -128,7 +147,9 @@ pub fn game_text(game: &PlayedGame, round: u32, tags: &MatchTags) -> String {
 mod tests {
     use super::*;
     use crate::arena::game::{EndKind, Outcome};
+    use crate::arena::wire::EngineScore;
     use crate::position::Position;
+    use std::time::Duration;
 
     #[test]
     fn dates() {
@@ -152,7 +173,15 @@ mod tests {
             outcome: Outcome::Win(Color::Red),
             end: EndKind::TimeForfeit,
             detail: "Black (b) lost on time {really}".into(),
-            scores: vec![None; 3],
+            notes: vec![
+                None,
+                None,
+                Some(MoveNote {
+                    score: Some(EngineScore::Cp(25)),
+                    depth: Some(12),
+                    time: Duration::from_millis(534),
+                }),
+            ],
             clocks: None,
         };
         let tags = MatchTags {
@@ -172,7 +201,7 @@ mod tests {
         assert!(text.contains("[Termination \"time forfeit\"]"));
         assert!(
             text.ends_with(
-                "1. H2-E2 H9-G7 {book} 2. H0-G2 {Black (b) lost on time really} 1-0\n\n"
+                "1. H2-E2 H9-G7 {book} 2. H0-G2 {+0.25/12 0.534s}\n{Black (b) lost on time really} 1-0\n\n"
             ),
             "{text}"
         );
@@ -181,11 +210,26 @@ mod tests {
         black.start = fen::parse("4k4/9/9/9/9/9/9/9/4A4/3AK4 b - - 0 12").unwrap();
         black.moves = vec!["e9d9".parse().unwrap(), "e0f0".parse().unwrap()];
         black.book_plies = 0;
+        black.notes = vec![
+            Some(MoveNote {
+                score: Some(EngineScore::Mate(-3)),
+                depth: None,
+                time: Duration::from_millis(20),
+            }),
+            Some(MoveNote {
+                score: None,
+                depth: Some(4),
+                time: Duration::from_micros(1_500_250),
+            }),
+        ];
         let text = game_text(&black, 1, &tags);
         assert!(
             text.contains("[FEN \"4k4/9/9/9/9/9/9/9/4A4/3AK4 b - - 0 12\"]"),
             "{text}"
         );
-        assert!(text.contains("\n12... E9-D9 13. E0-F0 {"), "{text}");
+        assert!(
+            text.contains("\n12... E9-D9 {-M3 0.020s} 13. E0-F0 {1.500s} {"),
+            "{text}"
+        );
     }
 }
