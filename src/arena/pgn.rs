@@ -57,8 +57,9 @@ fn quote(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// A move's comment as match tools write it: the engine's score from its own side in pawns (or
-/// `+M5`, `-M3` for mates) with its depth, then the time it took: `{+0.25/12 0.534s}`.
+/// A move's comment as match tools write it: the engine's score from its own side divided by 100
+/// (pawns for a UCI engine, its own units for a UCCI one; `+M5`, `-M3` for mates) with its depth,
+/// then the time it took: `{+0.25/12 0.534s}`.
 fn comment(note: &MoveNote) -> String {
     let mut text = String::from("{");
     if let Some(score) = note.score {
