@@ -23,13 +23,14 @@ use xq::nnue::format;
 use xq::nnue::network::{EVAL_LIMIT, Network};
 
 const TRAIN_USAGE: &str = "usage: xq-tools train --data FILE|DIR... [--out DIR] [--epochs N] \
-[--lambda L] [--lr LR] [--lr-end LR] [--batch N] [--seed S] [--threads N] [--resume CKPT] \
-[--no-mirror] [--save-every N]
+[--lambda L] [--lr LR] [--lr-end LR] [--batch N] [--seed S] [--threads N] \
+[--resume CKPT | --init NET.nnue] [--no-mirror] [--save-every N]
   trains the 1260 -> 256 x2 -> 1 net on record files (a directory means all its *.bin);
   defaults: --out nets --epochs 40 --lambda 0.4 --lr 1e-3 --lr-end 1e-5 --batch 16384
   --seed 1 --threads <cores>. Writes DIR/last.ckpt after every epoch, DIR/best.ckpt whenever
   the validation loss improves, DIR/best.nnue (quantised, calibrated on training positions) at
-  the end, and DIR/epoch-N.{ckpt,nnue} every --save-every epochs.";
+  the end, and DIR/epoch-N.{ckpt,nnue} every --save-every epochs. --init starts from the
+  weights of a net file (its float equivalent) with a fresh optimiser, --resume from a checkpoint.";
 
 const QUANTISE_USAGE: &str = "usage: xq-tools quantise --ckpt FILE --out FILE.nnue \
 [--data FILE|DIR... [--seed S]]
@@ -254,12 +255,34 @@ fn describe_export(params: &[f32], w: &format::NetWeights) -> String {
     )
 }
 
+/// A checkpoint holding the float equivalent of the net file at `path`, with a fresh optimiser
+/// and no epochs done.
+fn start_from_net(path: &Path, lambda: f32) -> Result<Checkpoint, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let w = format::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    if !quant::has_shape(&w) {
+        return Err(format!(
+            "{}: not a net of the shape this build trains",
+            path.display()
+        ));
+    }
+    eprintln!("starting from the weights of {}", path.display());
+    Ok(Checkpoint {
+        params: quant::dequantise(&w),
+        opt: AdamW::new(),
+        epochs: 0,
+        lambda,
+        valid_loss: f32::NAN,
+    })
+}
+
 /// `xq-tools train`.
 pub fn main(args: &[String]) -> Result<(), String> {
     let mut s = Settings::default();
     let mut data = Vec::new();
     let mut out = PathBuf::from("nets");
     let mut resume = None;
+    let mut init = None;
     let mut save_every = None;
     let mut flags = Flags::new(args, TRAIN_USAGE);
     while let Some(flag) = flags.next_flag()? {
@@ -274,6 +297,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
             "--seed" => s.seed = flags.parsed(flag)?,
             "--threads" => s.threads = flags.parsed(flag)?,
             "--resume" => resume = Some(PathBuf::from(flags.value(flag)?)),
+            "--init" => init = Some(PathBuf::from(flags.value(flag)?)),
             "--no-mirror" => s.mirror = false,
             "--save-every" => save_every = Some(flags.parsed::<u32>(flag)?),
             other => return Err(format!("unknown option {other}\n{TRAIN_USAGE}")),
@@ -293,7 +317,12 @@ pub fn main(args: &[String]) -> Result<(), String> {
     if !(s.lr > 0.0 && s.lr_end > 0.0 && s.lr.is_finite() && s.lr_end.is_finite()) {
         return Err("--lr and --lr-end must be positive".to_string());
     }
-    let start = resume.as_deref().map(Checkpoint::read).transpose()?;
+    let start = match (resume.as_deref(), init.as_deref()) {
+        (Some(_), Some(_)) => return Err("--resume and --init exclude each other".to_string()),
+        (Some(path), None) => Some(Checkpoint::read(path)?),
+        (None, Some(path)) => Some(start_from_net(path, s.lambda)?),
+        (None, None) => None,
+    };
     if let Some(c) = &start {
         eprintln!(
             "resuming after epoch {} ({} optimiser steps, validation loss {:.6} then)",

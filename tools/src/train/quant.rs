@@ -30,6 +30,20 @@ pub fn quantise(params: &[f32]) -> NetWeights {
     }
 }
 
+/// The float parameters a quantised net stands for: the inverse of [`quantise`] (`W0`, `b0` over
+/// QA, `W1` over QB, `b1` over QA·QB), so that training can start from a shipped net.
+/// `quantise(&dequantise(w)) == w` for every net of this shape.
+pub fn dequantise(w: &NetWeights) -> Vec<f32> {
+    debug_assert!(has_shape(w));
+    let mut params = Vec::with_capacity(N_PARAMS);
+    let (qa, qb) = (f64::from(QA), f64::from(QB));
+    params.extend(w.w0.iter().map(|&x| (f64::from(x) / qa) as f32));
+    params.extend(w.b0.iter().map(|&x| (f64::from(x) / qa) as f32));
+    params.extend(w.w1.iter().map(|&x| (f64::from(x) / qb) as f32));
+    params.push((f64::from(w.b1) / (qa * qb)) as f32);
+    params
+}
+
 /// Whether `w` has this architecture's vector sizes.
 pub fn has_shape(w: &NetWeights) -> bool {
     w.w0.len() == INPUTS * H && w.b0.len() == H && w.w1.len() == 2 * H

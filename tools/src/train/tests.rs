@@ -416,3 +416,19 @@ fn engine_agrees_on_random_nets() {
         );
     }
 }
+
+/// The shipped net, read back as floats, quantises to itself, and its float forward pass is the
+/// integer one up to truncation: training can start from it without losing what it knows.
+#[test]
+fn shipped_net_dequantises_to_its_own_weights() {
+    let bytes = include_bytes!("../../../nnue/default.nnue");
+    let w = format::decode(bytes).expect("the shipped net decodes");
+    let params = quant::dequantise(&w);
+    assert_eq!(params.len(), N_PARAMS);
+    assert_eq!(quant::quantise(&params), w);
+    for s in random_positions(200, 31) {
+        let float = net::eval_cp(&params, &s);
+        let int = quant::eval_cp(&w, &s) as f32;
+        assert!((float - int).abs() <= 2.0, "float {float} vs integer {int}");
+    }
+}
