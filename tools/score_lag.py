@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Where an engine's losses began: reads an `xq match` PGN (each engine move carries its score as
+`{+0.25/12 0.534s}`) and, for every game the named engine lost, finds the first move at which the
+winner's own score reached +THRESHOLD and the first at which the loser's fell to -THRESHOLD. A loss
+in which the winner saw it coming several moves before the loser is one the loser's evaluation
+misjudged, not one its search could not reach in time; the summary counts them.
+
+    python3 tools/score_lag.py --engine xq --threshold 3 --lag 6 match.pgn
+
+Scores are each engine's own figure over 100 (pawns for UCI engines), from its own side; mates
+(`+M5`, `-M3`) count as past any threshold. Standard library only.
+"""
+
+import argparse
+import re
+import sys
+
+TAG = re.compile(r'^\[(\w+) "(.*)"\]\s*$')
+TOKEN = re.compile(r"\{[^}]*\}|\S+")
+MOVE = re.compile(r"^[A-Ia-i]\d-?[A-Ia-i]\d$")
+NOTE = re.compile(r"^\{([+-])(M?)(\d+(?:\.\d+)?)(?:/(\d+))?\s")
+
+
+def games(lines):
+    """Yields (tags, movetext tokens) for each game of a PGN file."""
+    tags, text = {}, []
+    for line in lines:
+        m = TAG.match(line)
+        if m:
+            if text:
+                yield tags, TOKEN.findall(" ".join(text))
+                tags, text = {}, []
+            tags[m.group(1)] = m.group(2)
+        elif line.strip():
+            text.append(line.strip())
+    if tags or text:
+        yield tags, TOKEN.findall(" ".join(text))
+
+
+def score_of(comment):
+    """The score of a move comment in pawns (mates as +-1000), or None without one."""
+    m = NOTE.match(comment)
+    if not m:
+        return None
+    sign = 1 if m.group(1) == "+" else -1
+    if m.group(2) == "M":
+        return sign * 1000.0
+    return sign * float(m.group(3))
+
+
+def scored_moves(tags, tokens):
+    """(ply, side, score) for each move that carries a score; side is 0 for Red, 1 for Black."""
+    side = 0
+    fen = tags.get("FEN")
+    if fen and len(fen.split()) > 1 and fen.split()[1] == "b":
+        side = 1
+    ply, out, last = 0, [], None
+    for tok in tokens:
+        if MOVE.match(tok):
+            last = (ply, side)
+            ply += 1
+            side ^= 1
+        elif tok.startswith("{") and last is not None:
+            s = score_of(tok)
+            if s is not None:
+                out.append((last[0], last[1], s))
+            last = None
+    return out
+
+
+def lag(tags, tokens, engine, threshold):
+    """For a game `engine` lost: (ply the winner reached +threshold, ply the loser reached
+    -threshold), either None if never; None if the engine did not lose this game."""
+    names = [tags.get("Red"), tags.get("Black")]
+    if engine not in names:
+        return None
+    me = names.index(engine)
+    result = tags.get("Result")
+    if (me == 0 and result != "0-1") or (me == 1 and result != "1-0"):
+        return None
+    winner_at = loser_at = None
+    for ply, side, s in scored_moves(tags, tokens):
+        if side != me and winner_at is None and s >= threshold:
+            winner_at = ply
+        if side == me and loser_at is None and s <= -threshold:
+            loser_at = ply
+    return winner_at, loser_at
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("pgn", nargs="+")
+    ap.add_argument("--engine", required=True, help="the engine's name in the Red/Black tags")
+    ap.add_argument("--threshold", type=float, default=3.0, help="pawns (default 3)")
+    ap.add_argument("--lag", type=int, default=6, help="plies that count as seen late (default 6)")
+    ap.add_argument("--list", action="store_true", help="one line per lost game")
+    args = ap.parse_args()
+    lost = late = never = 0
+    round_no = 0
+    for path in args.pgn:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for tags, tokens in games(f):
+                round_no += 1
+                r = lag(tags, tokens, args.engine, args.threshold)
+                if r is None:
+                    continue
+                lost += 1
+                winner_at, loser_at = r
+                seen_late = winner_at is not None and (
+                    loser_at is None or loser_at - winner_at >= args.lag
+                )
+                late += seen_late
+                never += loser_at is None
+                if args.list:
+                    print(
+                        f"{path} round {tags.get('Round', round_no)}: winner +{args.threshold:g} "
+                        f"at ply {winner_at}, loser -{args.threshold:g} at ply {loser_at}"
+                        + ("  late" if seen_late else "")
+                    )
+    print(
+        f"{args.engine}: {lost} games lost; in {late} the winner's score passed "
+        f"+{args.threshold:g} at least {args.lag} plies before the loser's fell to "
+        f"-{args.threshold:g} (the loser never did in {never})"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
