@@ -155,7 +155,7 @@ impl fmt::Display for OptionError {
                     crate::clip::quote(value)
                 )
             }
-            OptionError::Rejected { name, reason } => write!(f, "option {name}: {reason}"),
+            OptionError::Rejected { name, reason } => write!(f, "option {name} rejected: {reason}"),
         }
     }
 }

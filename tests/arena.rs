@@ -791,6 +791,17 @@ fn an_option_the_engine_does_not_take_stops_the_match() {
             "RepetitionRule",
             "answered",
         ),
+        // A value of the right type that cannot be used: a net file that is not there.
+        (
+            "proto=uci,opt.EvalFile=/nonexistent/net.nnue",
+            "EvalFile",
+            "answered",
+        ),
+        (
+            "proto=ucci,opt.EvalFile=/nonexistent/net.nnue",
+            "EvalFile",
+            "answered",
+        ),
     ] {
         let (config, _) = against("proto=ucci", second);
         let err = run_match(&config, |_, _| {}).unwrap_err().to_string();

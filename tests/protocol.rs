@@ -1406,7 +1406,7 @@ fn threads_that_do_not_fit_are_refused_and_the_search_answers() {
     let _ = child.wait();
     let text = lines.join("\n");
     assert!(
-        text.contains("option Threads: 256 threads do not fit"),
+        text.contains("option Threads rejected: 256 threads do not fit"),
         "{text}"
     );
     assert!(
@@ -1459,7 +1459,7 @@ fn the_opening_book_answers_when_asked() {
         <* info depth <int> seldepth <any>
         < bestmove <move> <ponder>
         > setoption name BookFile value /nonexistent/book.xqb
-        < info string option BookFile: /nonexistent/book.xqb: cannot read: <any>
+        < info string option BookFile rejected: /nonexistent/book.xqb: cannot read: <any>
         > setoption name OwnBook value false
         > position startpos
         > go depth 2

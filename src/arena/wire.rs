@@ -251,8 +251,10 @@ pub(super) fn read_best_move(line: &str, ranks: RankStyle) -> (MoveChoice, bool)
     (choice, resign)
 }
 
-/// Whether an engine's line refuses a `setoption`: the words engines use for an unknown option or
-/// a bad value (xq's `info string` / `info message` errors, Stockfish-family "No such option").
+/// Whether an engine's line refuses a `setoption`: the words engines use for an unknown option, a
+/// bad value, or a value that could not be used as asked (a file that does not load, a hash table
+/// that does not fit and was made smaller): xq's `info string` /
+/// `info message` errors, Stockfish-family "No such option" and `info string ERROR:` lines.
 pub(super) fn is_refusal(line: &str) -> bool {
     let lower = line.to_ascii_lowercase();
     let is_info = lower.starts_with("info string") || lower.starts_with("info message");
@@ -265,6 +267,10 @@ pub(super) fn is_refusal(line: &str) -> bool {
                 "invalid",
                 "rejected",
                 "not supported",
+                "error",
+                "cannot",
+                "failed",
+                "not fit",
             ]
             .iter()
             .any(|w| lower.contains(w)))
@@ -273,6 +279,29 @@ pub(super) fn is_refusal(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn refusals_of_an_option() {
+        for line in [
+            "No such option: Frobnicate",
+            "info string unknown option \"Frobnicate\"",
+            "info string option Hash: value \"x\" is not an integer in 1..65536",
+            "info message option EvalFile rejected: cannot read net file /x.nnue: not found",
+            "info string ERROR: network file x.nnue was not loaded",
+            "info string Failed to open x.bin",
+            "info string option Hash: a table of 65536 MB does not fit in this process's memory; \
+             the table is 8192 MB",
+        ] {
+            assert!(is_refusal(line), "{line}");
+        }
+        for line in [
+            "readyok",
+            "info string NNUE evaluation using xiangqi.nnue enabled",
+            "info depth 3 score cp 12 pv h2e2",
+        ] {
+            assert!(!is_refusal(line), "{line}");
+        }
+    }
 
     #[test]
     fn info_and_bestmove_lines() {
