@@ -323,7 +323,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         (None, Some(path)) => Some(start_from_net(path, s.lambda)?),
         (None, None) => None,
     };
-    if let Some(c) = &start {
+    if let Some(c) = start.as_ref().filter(|_| resume.is_some()) {
         eprintln!(
             "resuming after epoch {} ({} optimiser steps, validation loss {:.6} then)",
             c.epochs, c.opt.t, c.valid_loss
