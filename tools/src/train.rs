@@ -255,17 +255,21 @@ fn describe_export(params: &[f32], w: &format::NetWeights) -> String {
     )
 }
 
-/// A checkpoint holding the float equivalent of the net file at `path`, with a fresh optimiser
-/// and no epochs done.
-fn start_from_net(path: &Path, lambda: f32) -> Result<Checkpoint, String> {
+/// The bytes of the net file at `path` and its weights, checked to be of the shape this build
+/// trains.
+fn read_net(path: &Path) -> Result<(Vec<u8>, format::NetWeights), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let w = format::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
     if !quant::has_shape(&w) {
-        return Err(format!(
-            "{}: not a net of the shape this build trains",
-            path.display()
-        ));
+        return Err(format!("{}: weights of the wrong shape", path.display()));
     }
+    Ok((bytes, w))
+}
+
+/// A checkpoint holding the float equivalent of the net file at `path`, with a fresh optimiser
+/// and no epochs done.
+fn start_from_net(path: &Path, lambda: f32) -> Result<Checkpoint, String> {
+    let (_, w) = read_net(path)?;
     eprintln!("starting from the weights of {}", path.display());
     Ok(Checkpoint {
         params: quant::dequantise(&w),
@@ -518,14 +522,7 @@ pub fn net_check_main(args: &[String]) -> Result<(), String> {
         return Err(format!("--data is required\n{NET_CHECK_USAGE}"));
     }
     let c = Checkpoint::read(&ckpt)?;
-    let bytes = std::fs::read(&net_path).map_err(|e| format!("{}: {e}", net_path.display()))?;
-    let w = format::decode(&bytes).map_err(|e| format!("{}: {e}", net_path.display()))?;
-    if !quant::has_shape(&w) {
-        return Err(format!(
-            "{}: weights of the wrong shape",
-            net_path.display()
-        ));
-    }
+    let (bytes, w) = read_net(&net_path)?;
     println!("{}: {}", net_path.display(), describe_export(&c.params, &w));
     let split = dataset::load(&data, seed)?;
     let samples = &split.valid[..split.valid.len().min(count)];
