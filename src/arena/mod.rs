@@ -94,10 +94,22 @@ pub struct MatchSummary {
     pub tally: Tally,
     /// The same results by pairs of games on one opening.
     pub pairs: Pentanomial,
-    /// The SPRT's log-likelihood ratio (over pairs) and state, if one ran.
-    pub sprt: Option<(f64, SprtStatus)>,
+    /// The SPRT's outcome, if one ran.
+    pub sprt: Option<SprtOutcome>,
     /// Why the match stopped before all games were played, if it did.
     pub stopped: Option<String>,
+}
+
+/// Where a match's SPRT stood when it ended: at the first bound crossed, or after the last game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtOutcome {
+    /// The log-likelihood ratio (over pairs) at that point.
+    pub llr: f64,
+    /// The decision: the first bound crossed, or [`SprtStatus::Continue`] if none was.
+    pub status: SprtStatus,
+    /// Games counted at that point. Games already in play when a bound is crossed still finish
+    /// and count in the tally, but they do not change the decision.
+    pub games: u32,
 }
 
 /// Why a match could not run.
@@ -182,10 +194,13 @@ pub fn run_match(
         for report in rx {
             standing.add(report.number - 1, report.points);
             on_game(&report, &standing);
-            if let Some(sprt) = config.sprt {
+            if let Some(sprt) = config.sprt
+                && sprt_state.is_none_or(|o: SprtOutcome| o.status == SprtStatus::Continue)
+            {
                 let llr = standing.llr(&sprt);
                 let status = sprt.decide(llr);
-                sprt_state = Some((llr, status));
+                let games = standing.tally.games();
+                sprt_state = Some(SprtOutcome { llr, status, games });
                 if status != SprtStatus::Continue {
                     stop.store(true, Ordering::SeqCst);
                 }
@@ -194,11 +209,11 @@ pub fn run_match(
     });
     let mut stopped = abort.into_inner().unwrap_or_else(PoisonError::into_inner);
     if stopped.is_none()
-        && let Some((_, status)) = sprt_state
-        && status != SprtStatus::Continue
-        && standing.tally.games() < config.games
+        && let Some(outcome) = sprt_state
+        && outcome.status != SprtStatus::Continue
+        && outcome.games < config.games
     {
-        stopped = Some(format!("SPRT: {status}"));
+        stopped = Some(format!("SPRT: {}", outcome.status));
     }
     Ok(MatchSummary {
         tally: standing.tally,

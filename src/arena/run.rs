@@ -8,10 +8,10 @@
 use super::cli::{MatchArgs, Plan, plan_from_args};
 use super::game::Limit;
 use super::spec::ClockSpec;
-use super::stats::{Sprt, Standing, Tally};
+use super::stats::{Pentanomial, Sprt, SprtStatus, Standing, Tally};
 use super::tournament::Table;
 use super::wire::TrafficLog;
-use super::{MatchConfig, MatchSummary, fake, pgn, run_match};
+use super::{MatchConfig, MatchSummary, SprtOutcome, fake, pgn, run_match};
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -54,6 +54,32 @@ fn standing_line(names: &[String; 2], st: &Standing, sprt: Option<&Sprt>) -> Str
     if let Some(sprt) = sprt {
         let (low, high) = sprt.bounds();
         line.push_str(&format!(" | LLR {:.2} ({low:.2}, {high:.2})", st.llr(sprt)));
+    }
+    line
+}
+
+/// The summary's SPRT line: the decision where a bound was crossed (with the log-likelihood ratio
+/// over all games beside it when games in play then finished afterwards), else the last ratio.
+fn sprt_line(sprt: &Sprt, outcome: &SprtOutcome, pairs: &Pentanomial, games: u32) -> String {
+    let (low, high) = sprt.bounds();
+    let mut line = format!(
+        "SPRT elo0 {} elo1 {} alpha {} beta {} (over pairs): LLR {:.3}, bounds [{low:.3}, {high:.3}]",
+        sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, outcome.llr
+    );
+    if outcome.status == SprtStatus::Continue {
+        line.push_str(&format!(": {}", outcome.status));
+    } else {
+        line.push_str(&format!(
+            ": {} after {} games",
+            outcome.status, outcome.games
+        ));
+        if games > outcome.games {
+            line.push_str(&format!(
+                "; the {} games in play then also finished: LLR {:.3} over {games} games",
+                games - outcome.games,
+                pairs.llr(sprt.elo0, sprt.elo1)
+            ));
+        }
     }
     line
 }
@@ -282,12 +308,8 @@ fn play_pairing(
             summary.pairs
         ));
     }
-    if let (Some(sprt), Some((llr, status))) = (config.sprt, summary.sprt) {
-        let (low, high) = sprt.bounds();
-        out.line(&format!(
-            "SPRT elo0 {} elo1 {} alpha {} beta {} (over pairs): LLR {llr:.3}, bounds [{low:.3}, {high:.3}]: {status}",
-            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
-        ));
+    if let (Some(sprt), Some(outcome)) = (config.sprt, summary.sprt) {
+        out.line(&sprt_line(&sprt, &outcome, &summary.pairs, t.games()));
     }
     let list: Vec<String> = endings.iter().map(|(k, v)| format!("{k} {v}")).collect();
     out.line(&format!("Endings: {}", list.join(", ")));
@@ -354,5 +376,36 @@ mod tests {
             increment: Duration::from_millis(50),
         });
         assert_eq!(tc.as_deref(), Some("5+0.05"));
+    }
+
+    #[test]
+    fn a_decided_sprt_is_reported_as_decided_with_the_later_games_beside_it() {
+        let sprt: Sprt = "0,10".parse().unwrap();
+        let pairs = Pentanomial {
+            counts: [1, 0, 1, 0, 4],
+        };
+        let decided = SprtOutcome {
+            llr: 2.95,
+            status: SprtStatus::AcceptH1,
+            games: 10,
+        };
+        let line = sprt_line(&sprt, &decided, &pairs, 12);
+        assert!(line.contains("LLR 2.950"), "{line}");
+        assert!(line.contains("H1 accepted after 10 games"), "{line}");
+        let after = format!("{:.3}", pairs.llr(0.0, 10.0));
+        assert!(
+            line.contains(&format!(
+                "the 2 games in play then also finished: LLR {after} over 12 games"
+            )),
+            "{line}"
+        );
+        assert!(!line.contains("no decision"), "{line}");
+        let exact = sprt_line(&sprt, &decided, &pairs, 10);
+        assert!(exact.ends_with("H1 accepted after 10 games"), "{exact}");
+        let open = SprtOutcome {
+            status: SprtStatus::Continue,
+            ..decided
+        };
+        assert!(sprt_line(&sprt, &open, &pairs, 12).ends_with(": no decision yet"));
     }
 }
