@@ -11,6 +11,9 @@ goes on where it stopped.
     python3 tools/ladder.py --xq target/release/xq --fsf /usr/games/fairy-stockfish \\
         --games 60 --anchor-games 60 --tc 2+0.02 --concurrency 2 --seed 71 --out ladder
 
+A step whose two levels the games did not separate can be given more with `--step-games LEVEL=N`
+(the step from LEVEL to the next); run again with it, and only that step is played again.
+
 Prints a Markdown table (level, Elo, score against the next level or the anchor, games, and the
 95 % interval of that step's Elo difference from the spread between games; a step whose interval
 excludes 0 separates the two levels) and the `ELO_OF_LEVEL` rows of `src/search/skill.rs`. Exits 1 if a match fails or its log has no result.
@@ -75,11 +78,29 @@ def step_elo(wins, losses, draws):
     return elo_from_score(clamp(s)), s, interval
 
 
+def parse_step_games(items):
+    """{level: games} from `--step-games LEVEL=N` values; ValueError naming a bad one."""
+    games = {}
+    for item in items:
+        low, sep, n = item.partition("=")
+        if not sep or not low.isdigit() or not n.isdigit() or int(low) not in LEVELS[:-1] or int(n) < 1:
+            raise ValueError(
+                f"--step-games {item!r}: expected LEVEL=N with LEVEL one of {LEVELS[:-1]} and N >= 1"
+            )
+        games[int(low)] = int(n)
+    return games
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--xq", default="target/release/xq")
     ap.add_argument("--fsf", default="/usr/games/fairy-stockfish")
     ap.add_argument("--games", type=int, default=60, help="games of each level against the next")
+    ap.add_argument(
+        "--step-games", action="append", default=[], metavar="LEVEL=N",
+        help="N games instead of --games for the step from LEVEL to the next (repeatable), "
+        "for a step whose two levels the first games did not separate",
+    )
     ap.add_argument("--anchor-games", type=int, default=60, help="games of level 20 against the anchor")
     ap.add_argument("--anchor-elo", type=float, default=2500.0)
     ap.add_argument("--tc", default="2+0.02")
@@ -88,6 +109,10 @@ def main():
     ap.add_argument("--seed", type=int, default=71)
     ap.add_argument("--out", default="ladder")
     args = ap.parse_args()
+    try:
+        step_games = parse_step_games(args.step_games)
+    except ValueError as e:
+        ap.error(str(e))
     os.makedirs(args.out, exist_ok=True)
 
     def level(k):
@@ -98,7 +123,8 @@ def main():
     elo = {20: args.anchor_elo + diff}
     rows = {20: (f"{100 * score:.1f} % against Fairy-Stockfish", sum(anchor), span)}
     for low, high in reversed(list(zip(LEVELS, LEVELS[1:]))):
-        r = play(args, f"L{low}-L{high}", level(low), level(high), args.games)
+        games = step_games.get(low, args.games)
+        r = play(args, f"L{low}-L{high}", level(low), level(high), games)
         diff, score, span = step_elo(*r)
         elo[low] = elo[high] + diff
         rows[low] = (f"{100 * score:.1f} % against level {high}", sum(r), span)
