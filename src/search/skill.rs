@@ -25,20 +25,21 @@ pub const LINES: usize = 4;
 
 /// The measured strength of the even levels (README's level table): `(level, Elo)` on a scale
 /// where Debian's Fairy-Stockfish 11.1 at full strength is 2500, at 2 s + 0.02 s a game. Each
-/// level played the next even one 60 games, and level 20 played Fairy-Stockfish 60 games
-/// (`tools/ladder.py`, generation-3 net); every step's 95 % interval excludes zero.
+/// level played the next even one 60 games (level 16 played level 18 200 games, which 60 had not
+/// separated), and level 20 played Fairy-Stockfish 60 games (`tools/ladder.py`, generation-5
+/// net); every step's 95 % interval excludes zero.
 pub const ELO_OF_LEVEL: &[(u32, i32)] = &[
-    (0, -103),
-    (2, 210),
-    (4, 755),
-    (6, 1266),
-    (8, 1725),
-    (10, 2004),
-    (12, 2245),
-    (14, 2452),
-    (16, 2592),
-    (18, 2706),
-    (20, 2882),
+    (0, 698),
+    (2, 873),
+    (4, 1240),
+    (6, 1784),
+    (8, 2109),
+    (10, 2341),
+    (12, 2532),
+    (14, 2701),
+    (16, 2815),
+    (18, 2862),
+    (20, 3085),
 ];
 
 /// A strength level, 0 to [`MAX_LEVEL`].
