@@ -327,7 +327,9 @@ fn illegal_unreadable_and_missing_moves_lose() {
         ("illegal=3", EndKind::IllegalMove, "illegal move"),
         ("garbage=0", EndKind::IllegalMove, "unreadable move"),
         ("none=1", EndKind::Resignation, "gave no move"),
-        ("resign=2", EndKind::Resignation, "resigned"),
+        // The record keeps the resigning engine's own last score and depth.
+        ("resign=2", EndKind::Resignation, "resigned at ply"),
+        ("resign=2", EndKind::Resignation, ", scoring it +0.00/1"),
     ] {
         let (config, _) = setup(
             [

@@ -8,7 +8,9 @@ misjudged, not one its search could not reach in time; the summary counts them.
     python3 tools/score_lag.py --engine xq --threshold 3 --lag 6 match.pgn
 
 Scores are each engine's own figure over 100 (pawns for UCI engines), from its own side; mates
-(`+M5`, `-M3`) count as past any threshold. Standard library only.
+(`+M5`, `-M3`) count as past any threshold. A loser that resigned (`{Red (xq) resigned at ply
+105, scoring it -M3/14}`, the move it would have played carrying no comment) is taken to have
+fallen past the threshold at that ply, if not before. Standard library only.
 """
 
 import argparse
@@ -19,6 +21,7 @@ TAG = re.compile(r'^\[(\w+) "(.*)"\]\s*$')
 TOKEN = re.compile(r"\{[^}]*\}|\S+")
 MOVE = re.compile(r"^[A-Ia-i]\d-?[A-Ia-i]\d$")
 NOTE = re.compile(r"^\{([+-])(M?)(\d+(?:\.\d+)?)(?:/(\d+))?\s")
+RESIGNED = re.compile(r"^\{(Red|Black) \(.*\) resigned at ply (\d+)")
 
 
 def games(lines):
@@ -84,7 +87,18 @@ def lag(tags, tokens, engine, threshold):
             winner_at = ply
         if side == me and loser_at is None and s <= -threshold:
             loser_at = ply
+    if loser_at is None:
+        loser_at = resigned_at(tokens, me)
     return winner_at, loser_at
+
+
+def resigned_at(tokens, side):
+    """The ply (counted from 0, as in `scored_moves`) at which `side` resigned, or None."""
+    for tok in tokens:
+        m = RESIGNED.match(tok)
+        if m and m.group(1) == ("Red", "Black")[side]:
+            return int(m.group(2)) - 1
+    return None
 
 
 def main():

@@ -8,8 +8,9 @@ spec = importlib.util.spec_from_file_location("score_lag", TOOL)
 score_lag = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(score_lag)
 
-# Two games as `xq match` writes them: in the first, b (Black) loses and saw it only when a had
-# been sure for seven plies; in the second, a (Black from a FEN) loses and knew as early as b.
+# Three games as `xq match` writes them: in the first, b (Black) loses and saw it only when a had
+# been sure for seven plies; in the second, a (Black from a FEN) loses and knew as early as b; in
+# the third, a (Red) never printed a losing score but resigned at ply 9.
 PGN = """[Event "xq match"]
 [Red "a"]
 [Black "b"]
@@ -30,6 +31,16 @@ PGN = """[Event "xq match"]
 
 1... H7-E7 {-0.10/9 0.100s} 2. H0-G2 {+3.20/10 0.100s} H9-G7 {-3.10/10 0.100s}
 {adjudication} 1-0
+
+[Event "xq match"]
+[Red "a"]
+[Black "b"]
+[Result "0-1"]
+[Format "ICCS"]
+
+1. H2-E2 H9-G7 {book} 2. H0-G2 {+0.30/10 0.100s} I9-H9 {+3.20/11 0.100s} 3. I0-H0
+{+0.20/12 0.100s} H9-H5 {+4.00/12 0.100s} {Red (a) resigned at ply 9, scoring it
+-M3/14} 0-1
 """
 
 
@@ -38,7 +49,7 @@ def parse():
 
 
 def test_scores_follow_the_sides_from_the_start_and_the_fen():
-    (tags1, tokens1), (tags2, tokens2) = parse()
+    (tags1, tokens1), (tags2, tokens2), _ = parse()
     first = score_lag.scored_moves(tags1, tokens1)
     assert first[0] == (2, 0, 0.30)
     assert first[-1] == (11, 1, -1000.0)
@@ -46,8 +57,15 @@ def test_scores_follow_the_sides_from_the_start_and_the_fen():
 
 
 def test_lag_of_each_lost_game():
-    (tags1, tokens1), (tags2, tokens2) = parse()
+    (tags1, tokens1), (tags2, tokens2), _ = parse()
     assert score_lag.lag(tags1, tokens1, "b", 3.0) == (4, 11)
     assert score_lag.lag(tags1, tokens1, "a", 3.0) is None
     assert score_lag.lag(tags2, tokens2, "a", 3.0) == (1, 2)
     assert score_lag.lag(tags2, tokens2, "b", 3.0) is None
+
+
+def test_a_resignation_is_the_losers_verdict():
+    *_, (tags, tokens) = parse()
+    assert score_lag.resigned_at(tokens, 0) == 8
+    assert score_lag.resigned_at(tokens, 1) is None
+    assert score_lag.lag(tags, tokens, "a", 3.0) == (3, 8)

@@ -396,7 +396,11 @@ pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> 
                 let (end, detail) = match choice {
                     _ if reply.resign => (
                         EndKind::Resignation,
-                        format!("{} resigned at ply {ply}", who(side)),
+                        format!(
+                            "{} resigned at ply {ply}{}",
+                            who(side),
+                            own_score(reply.score, reply.depth)
+                        ),
                     ),
                     MoveChoice::Unreadable(err) => (
                         EndKind::IllegalMove,
@@ -437,6 +441,16 @@ pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> 
             time: reply.elapsed,
         }));
         watch.update(side, reply.score, rules);
+    }
+}
+
+/// The score a resigning engine last gave, for the record: `, scoring it -M3/14`, or nothing
+/// when it printed none.
+fn own_score(score: Option<EngineScore>, depth: Option<u32>) -> String {
+    match (score, depth) {
+        (Some(score), Some(depth)) => format!(", scoring it {score}/{depth}"),
+        (Some(score), None) => format!(", scoring it {score}"),
+        (None, _) => String::new(),
     }
 }
 
