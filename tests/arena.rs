@@ -77,6 +77,7 @@ fn setup(
         sprt: None,
         ready_timeout: Duration::from_secs(2),
         log: Some(xq::arena::wire::TrafficLog::new(Box::new(log.clone()))),
+        finished: Vec::new(),
     };
     (config, log)
 }
@@ -559,6 +560,132 @@ fn command_line_match_writes_pgn() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("could not start"));
+}
+
+/// Runs `xq match` with two scripted engines (the second with a clock of its own) and `extra`
+/// arguments: exit status, standard output, standard error.
+fn resumable_match(
+    book: &std::path::Path,
+    pgn: &std::path::Path,
+    extra: &[&str],
+) -> (i32, String, String) {
+    let out = Command::new(XQ)
+        .args(["match", "--concurrency", "2"])
+        .arg("--engine")
+        .arg(format!("one={XQ} match --fake-engine random,proto=ucci"))
+        .arg("--engine")
+        .arg(format!(
+            "two={XQ} match --fake-engine first,proto=uci,tc=4+0.04"
+        ))
+        .arg("--openings")
+        .arg(book)
+        .arg("--pgn")
+        .arg(pgn)
+        .args(extra)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The last running score line and the endings line of a match's output.
+fn final_lines(stdout: &str) -> (String, String) {
+    let last = |prefix: &str| {
+        stdout
+            .lines()
+            .rev()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {prefix:?} in {stdout}"))
+            .to_string()
+    };
+    (last("Score of one vs two:"), last("Endings:"))
+}
+
+#[test]
+fn a_stopped_match_resumes_from_its_pgn() {
+    let book = temp_path("resume-book.txt");
+    std::fs::write(&book, "h2e2 h9g7\nb2d2 b9c7\nh2e2 h7e7\nc3c4\n").unwrap();
+    let pgn = temp_path("resume.pgn");
+    let base = ["--games", "6", "--seed", "5", "--tc", "2+0.02"];
+    let (code, whole, err) = resumable_match(&book, &pgn, &base);
+    assert_eq!(code, 0, "{whole}\n{err}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Result ").count(), 6, "{text}");
+
+    // Stopped after three games (the second pair broken), resumed with the same command.
+    let starts: Vec<usize> = text.match_indices("[Event ").map(|(i, _)| i).collect();
+    let first_three = text[..starts[3]].to_string();
+    assert_eq!(first_three.matches("[Result ").count(), 3, "{text}");
+    std::fs::write(&pgn, &first_three).unwrap();
+    let resume: Vec<&str> = base.iter().copied().chain(["--resume"]).collect();
+    let (code, resumed, err) = resumable_match(&book, &pgn, &resume);
+    assert_eq!(code, 0, "{resumed}\n{err}");
+    assert!(
+        resumed.contains("3 of its 6 games already played"),
+        "{resumed}"
+    );
+    assert_eq!(resumed.matches("\nGame ").count(), 3, "{resumed}");
+    // The scripted engines play each game as before, so the totals are the whole match's.
+    assert_eq!(final_lines(&resumed), final_lines(&whole));
+    let after = std::fs::read_to_string(&pgn).unwrap();
+    assert!(after.starts_with(&first_three));
+    let mut rounds: Vec<u32> = after
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("[Round \"")?
+                .strip_suffix("\"]")?
+                .parse()
+                .ok()
+        })
+        .collect();
+    rounds.sort();
+    assert_eq!(rounds, [1, 2, 3, 4, 5, 6]);
+    assert_eq!(check_pgn(&pgn), 6);
+
+    // A finished match resumed plays nothing more.
+    let (code, again, err) = resumable_match(&book, &pgn, &resume);
+    assert_eq!(code, 0, "{again}\n{err}");
+    assert!(again.contains("6 of its 6 games already played"), "{again}");
+    assert!(!again.contains("\nGame "), "{again}");
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), after);
+
+    // Games from another schedule, or cut off, are refused with where and why; the file is kept.
+    let refused = |extra: &[&str], why: &str| {
+        let (code, out, err) = resumable_match(&book, &pgn, extra);
+        assert_eq!(code, 2, "{extra:?}: {out}\n{err}");
+        assert!(err.contains(why), "{extra:?}: {err}");
+        assert!(err.contains(": game "), "{extra:?}: {err}");
+    };
+    fn other<'a>(args: &[&'a str], from: &str, to: &'a str) -> Vec<&'a str> {
+        args.iter()
+            .map(|&a| if a == from { to } else { a })
+            .collect()
+    }
+    refused(&other(&resume, "5", "6"), "another --seed or --openings");
+    refused(&other(&resume, "6", "4"), "not in this match of 4 games");
+    refused(
+        &other(&resume, "2+0.02", "3+0.03"),
+        "TimeControl 2+0.02, this match gives 3+0.03",
+    );
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), after);
+    // Cut inside the last game's move text, and just before its result.
+    for trim in [40, 6] {
+        let cut = &first_three[..first_three.len() - trim];
+        std::fs::write(&pgn, cut).unwrap();
+        refused(&resume, "cut off");
+        assert_eq!(std::fs::read_to_string(&pgn).unwrap(), cut);
+    }
+    // A file whose last game lacks its closing blank line is continued on a line of its own.
+    std::fs::write(&pgn, first_three.trim_end()).unwrap();
+    let (code, out, err) = resumable_match(&book, &pgn, &resume);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert_eq!(final_lines(&out), final_lines(&whole));
+    assert_eq!(check_pgn(&pgn), 6);
+    let _ = std::fs::remove_file(&book);
+    let _ = std::fs::remove_file(&pgn);
 }
 
 #[test]

@@ -87,6 +87,11 @@ pub struct MatchArgs {
     /// Seconds to wait for a move under --nodes or --depth before the engine loses as hung.
     #[arg(long, default_value_t = 60.0)]
     pub move_timeout: f64,
+    /// Continue the match in the --pgn file: its games (checked against this command's schedule:
+    /// rounds, colours, openings, clocks) are counted and not played again, and the games still to
+    /// play are added to it. Two engines only.
+    #[arg(long, requires = "pgn")]
+    pub resume: bool,
     /// Log all engine traffic to this file.
     #[arg(long)]
     pub log: Option<PathBuf>,
@@ -265,6 +270,7 @@ pub fn plan_from_args(args: &MatchArgs) -> Result<Plan, Box<dyn std::error::Erro
         sprt,
         ready_timeout: timeout,
         log,
+        finished: Vec::new(),
     };
     Ok(Plan {
         engines: specs,

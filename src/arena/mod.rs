@@ -1,7 +1,8 @@
 //! `xq match`: engine-vs-engine games adjudicated by our WXF referee. Each opening is played twice,
 //! once with each engine as Red; games run `--concurrency` at a time, each worker with its own pair
 //! of engine processes, restarted when one dies or hangs. Results go to the terminal (W/D/L, score,
-//! Elo with a 95 % interval, optional SPRT) and to a PGN file.
+//! Elo with a 95 % interval, optional SPRT) and to a PGN file; a match stopped part way is
+//! continued from that file with `--resume` ([`resume`]).
 //!
 //! ```text
 //! xq match --engine fs=/usr/games/fairy-stockfish,proto=uci1 \
@@ -29,6 +30,7 @@ pub mod game;
 pub mod openings;
 pub mod pgn;
 mod process;
+pub mod resume;
 pub mod run;
 pub mod spec;
 pub mod stats;
@@ -43,6 +45,7 @@ use stats::{Pentanomial, Points, Sprt, SprtStatus, Standing, Tally};
 use wire::TrafficLog;
 
 use crate::square::Color;
+use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::channel;
@@ -70,6 +73,37 @@ pub struct MatchConfig {
     pub ready_timeout: Duration,
     /// Engine traffic log.
     pub log: Option<TrafficLog>,
+    /// Games of this schedule already played (read back from the match's PGN file by
+    /// `--resume`): counted, and not played again.
+    pub finished: Vec<resume::FinishedGame>,
+}
+
+/// Which opening each game of a match starts from: the openings in file order, or shuffled by the
+/// seed; games `2k` and `2k + 1` (0-based) share the `k`-th, the first engine Red in even games.
+pub struct Schedule {
+    openings: Vec<Opening>,
+    order: Vec<usize>,
+}
+
+impl Schedule {
+    /// The schedule of `config`'s games (the start position when it has no openings).
+    pub fn new(config: &MatchConfig) -> Schedule {
+        let openings = if config.openings.is_empty() {
+            vec![Opening::startpos()]
+        } else {
+            config.openings.clone()
+        };
+        let mut order: Vec<usize> = (0..openings.len()).collect();
+        if let Some(seed) = config.seed {
+            shuffle(&mut order, seed);
+        }
+        Schedule { openings, order }
+    }
+
+    /// The opening of game `i` (0-based).
+    pub fn opening(&self, i: u32) -> &Opening {
+        &self.openings[self.order[(i / 2) as usize % self.order.len()]]
+    }
 }
 
 /// One finished game of a match.
@@ -145,28 +179,37 @@ pub fn run_match(
                 .map_err(MatchError::Engine)?,
         );
     }
-    let openings = if config.openings.is_empty() {
-        vec![Opening::startpos()]
-    } else {
-        config.openings.clone()
-    };
-    let mut order: Vec<usize> = (0..openings.len()).collect();
-    if let Some(seed) = config.seed {
-        shuffle(&mut order, seed);
+    let schedule = Schedule::new(config);
+    // Games already played (`--resume`) count first, and are skipped below.
+    let mut standing = Standing::default();
+    let mut done = BTreeSet::new();
+    for g in &config.finished {
+        if g.index < config.games && done.insert(g.index) {
+            standing.add(g.index, g.points);
+        }
     }
+    let mut sprt_state = None;
+    if let Some(sprt) = config.sprt
+        && !done.is_empty()
+    {
+        let llr = standing.llr(&sprt);
+        let status = sprt.decide(llr);
+        let games = standing.tally.games();
+        sprt_state = Some(SprtOutcome { llr, status, games });
+    }
+    let decided = sprt_state.is_some_and(|o| o.status != SprtStatus::Continue);
     let next = AtomicU32::new(0);
-    let stop = AtomicBool::new(false);
+    let stop = AtomicBool::new(decided);
     let abort: Mutex<Option<String>> = Mutex::new(None);
     let (tx, rx) = channel::<MatchGame>();
-    let workers = config.concurrency.max(1).min(config.games.max(1) as usize);
-    let mut standing = Standing::default();
-    let mut sprt_state = None;
+    let left = config.games.saturating_sub(done.len() as u32).max(1);
+    let workers = config.concurrency.max(1).min(left as usize);
     std::thread::scope(|scope| {
         let mut first_slots = Some(first_slots);
         for _ in 0..workers {
             let slots = first_slots.take().unwrap_or([None, None]);
             let tx = tx.clone();
-            let (next, stop, abort, openings, order) = (&next, &stop, &abort, &openings, &order);
+            let (next, stop, abort, schedule, done) = (&next, &stop, &abort, &schedule, &done);
             scope.spawn(move || {
                 let mut worker = Worker {
                     config,
@@ -178,7 +221,10 @@ pub fn run_match(
                     if i >= config.games {
                         break;
                     }
-                    let opening = &openings[order[(i / 2) as usize % order.len()]];
+                    if done.contains(&i) {
+                        continue;
+                    }
+                    let opening = schedule.opening(i);
                     let report = worker.play(i, opening);
                     if let Some(reason) = worker.give_up() {
                         *abort.lock().unwrap_or_else(PoisonError::into_inner) = Some(reason);

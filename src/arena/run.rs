@@ -11,10 +11,12 @@ use super::spec::ClockSpec;
 use super::stats::{Pentanomial, Sprt, SprtStatus, Standing, Tally};
 use super::tournament::Table;
 use super::wire::TrafficLog;
-use super::{MatchConfig, MatchSummary, SprtOutcome, fake, pgn, run_match};
+use super::{MatchConfig, MatchSummary, SprtOutcome, fake, pgn, resume, run_match};
+use crate::record::files::read_game_file;
 use std::collections::BTreeMap;
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
+use std::path::Path;
 use std::process::ExitCode;
 
 /// The PGN `TimeControl` value for a limit (seconds, `base+increment`).
@@ -135,6 +137,9 @@ struct GameSink {
     tags: pgn::MatchTags,
     /// Games written before the current pairing, so PGN rounds run on across pairings.
     offset: u32,
+    /// Written before the first game added to a resumed PGN file that does not end in a blank
+    /// line.
+    pgn_separator: &'static str,
 }
 
 impl GameSink {
@@ -182,14 +187,41 @@ pub fn run_cli(args: MatchArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // `--resume`: the games the PGN file already holds (none when it does not exist yet).
+    let mut finished = Vec::new();
+    let mut separator = "";
+    if args.resume
+        && let Some(path) = &args.pgn
+    {
+        if plan.engines.len() != 2 {
+            eprintln!("error: --resume continues a match of two engines, not a tournament");
+            return ExitCode::from(2);
+        }
+        if path.exists() {
+            let read = read_game_file(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))
+                .and_then(|bytes| {
+                    separator = resume::separator(&bytes);
+                    resume::read_finished(&bytes, &path.display().to_string(), &plan.config)
+                        .map_err(|e| e.to_string())
+                });
+            match read {
+                Ok(games) => finished = games,
+                Err(e) => {
+                    eprintln!("error: cannot resume: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    }
     let pgn = match &args.pgn {
-        Some(path) => match File::create(path) {
+        Some(path) => match open_pgn(path, args.resume) {
             Ok(f) => Some(Output::new(
                 format!("PGN file {}", path.display()),
                 Box::new(BufWriter::new(f)),
             )),
             Err(e) => {
-                eprintln!("error: cannot create {}: {e}", path.display());
+                eprintln!("error: cannot open {}: {e}", path.display());
                 return ExitCode::from(2);
             }
         },
@@ -211,6 +243,7 @@ pub fn run_cli(args: MatchArgs) -> ExitCode {
             time_control: time_control(plan.config.rules.limit),
         },
         offset: 0,
+        pgn_separator: separator,
     };
     let pairings = plan.pairings();
     if plan.engines.len() > 2 {
@@ -222,9 +255,18 @@ pub fn run_cli(args: MatchArgs) -> ExitCode {
             plan.config.games
         ));
     }
+    if let Some(path) = args.pgn.as_ref().filter(|_| args.resume) {
+        sink.terminal.line(&format!(
+            "Resuming the match in {}: {} of its {} games already played",
+            path.display(),
+            finished.len(),
+            plan.config.games
+        ));
+    }
     let mut table = Table::default();
     for (a, b) in pairings {
-        let config = plan.pairing(a, b);
+        let mut config = plan.pairing(a, b);
+        config.finished = finished.clone();
         match play_pairing(&config, &mut sink) {
             Ok(summary) => {
                 sink.offset += summary.tally.games();
@@ -253,13 +295,25 @@ pub fn run_cli(args: MatchArgs) -> ExitCode {
     }
 }
 
+/// The PGN file: made new, or opened to add games to when resuming (made if missing).
+fn open_pgn(path: &Path, resume: bool) -> std::io::Result<File> {
+    if resume {
+        OpenOptions::new().create(true).append(true).open(path)
+    } else {
+        File::create(path)
+    }
+}
+
 /// Plays one pairing, printing each game, the running standing and the summary.
 fn play_pairing(
     config: &MatchConfig,
     sink: &mut GameSink,
 ) -> Result<MatchSummary, super::MatchError> {
     let names = config.engines.clone().map(|e| e.name);
-    let mut endings: BTreeMap<&'static str, u32> = BTreeMap::new();
+    let mut endings: BTreeMap<String, u32> = BTreeMap::new();
+    for g in &config.finished {
+        *endings.entry(g.ending.clone()).or_insert(0) += 1;
+    }
     sink.terminal.line(&format!(
         "Match {} vs {}: {} games, {} opening(s), {} at a time",
         names[0],
@@ -285,9 +339,13 @@ fn play_pairing(
         ));
         sink.terminal
             .line(&standing_line(&names, standing, config.sprt.as_ref()));
-        *endings.entry(r.end.name()).or_insert(0) += 1;
+        *endings.entry(r.end.name().to_string()).or_insert(0) += 1;
         if let Some(out) = sink.pgn.as_mut() {
-            out.write(&pgn::game_text(r, number, &sink.tags));
+            let separator = std::mem::take(&mut sink.pgn_separator);
+            out.write(&format!(
+                "{separator}{}",
+                pgn::game_text(r, number, &sink.tags)
+            ));
         }
         sink.check_log();
     })?;
