@@ -6,7 +6,7 @@
 use super::client::{Client, ClientError, GoLimit};
 use super::openings::Opening;
 use super::spec::Protocol;
-use super::wire::{EngineScore, MoveChoice};
+use super::wire::{EngineScore, MoveChoice, score_with_depth};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::referee::{self, Adjudicator, Decision, Reason};
@@ -447,11 +447,9 @@ pub fn play(clients: [&mut Client; 2], opening: &Opening, rules: &GameRules) -> 
 /// The score a resigning engine last gave, for the record: `, scoring it -M3/14`, or nothing
 /// when it printed none.
 fn own_score(score: Option<EngineScore>, depth: Option<u32>) -> String {
-    match (score, depth) {
-        (Some(score), Some(depth)) => format!(", scoring it {score}/{depth}"),
-        (Some(score), None) => format!(", scoring it {score}"),
-        (None, _) => String::new(),
-    }
+    score.map_or(String::new(), |score| {
+        format!(", scoring it {}", score_with_depth(score, depth))
+    })
 }
 
 /// The referee's rules for a match game: the first ruling ends the game (3 occurrences make a

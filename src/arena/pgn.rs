@@ -8,6 +8,7 @@
 use super::commands::is_start;
 use super::game::{MoveNote, PlayedGame};
 use super::spec::ClockSpec;
+use super::wire::score_with_depth;
 use crate::fen;
 use crate::moves::Move;
 use crate::square::Color;
@@ -63,10 +64,7 @@ fn quote(value: &str) -> String {
 fn comment(note: &MoveNote) -> String {
     let mut text = String::from("{");
     if let Some(score) = note.score {
-        let _ = write!(text, "{score}");
-        if let Some(depth) = note.depth {
-            let _ = write!(text, "/{depth}");
-        }
+        text.push_str(&score_with_depth(score, note.depth));
         text.push(' ');
     }
     let _ = write!(text, "{:.3}s}}", note.time.as_secs_f64());

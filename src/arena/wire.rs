@@ -112,6 +112,15 @@ impl fmt::Display for EngineScore {
     }
 }
 
+/// A score with the depth it came from, as match records write it: `+0.25/12`, `-M3` without a
+/// depth.
+pub fn score_with_depth(score: EngineScore, depth: Option<u32>) -> String {
+    match depth {
+        Some(depth) => format!("{score}/{depth}"),
+        None => score.to_string(),
+    }
+}
+
 /// What the engine chose.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveChoice {
