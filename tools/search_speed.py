@@ -57,11 +57,10 @@ def main(argv=None):
     if not found:
         print(f"search_speed: {args.log}: no search of {args.min_ms} ms or more", file=sys.stderr)
         return 1
-    base = None
+    medians = {name: statistics.median(values) for name, values in found.items()}
+    base = next(iter(medians.values()))
     for name, values in found.items():
-        median = statistics.median(values)
-        if base is None:
-            base = median
+        median = medians[name]
         searches = "search" if len(values) == 1 else "searches"
         print(f"{name}: {len(values)} {searches}, median {median / 1e6:.2f} M nodes/s, "
               f"{median / base if base else 0:.2f}x")
