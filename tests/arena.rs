@@ -111,14 +111,16 @@ fn perpetual_check_loses_over_ucci_with_banmoves() {
     );
     assert_eq!(
         game.moves.len(),
-        9,
-        "the fifth check completes the third occurrence"
+        8,
+        "the king's step back after the fourth check brings the third occurrence, and every Red \
+         move between the occurrences checked"
     );
     assert_eq!(reports[0].points, Points::Loss);
     assert_eq!((summary.tally.wins, summary.tally.losses), (0, 1));
-    // The arbiter warned the checker: the move that completes the perpetual was banned.
+    // The arbiter warned the checker: its fourth check, after which the king's step back
+    // completes the perpetual, was banned.
     let traffic = log.text();
-    assert!(traffic.contains("> banmoves h8h9"), "{traffic}");
+    assert!(traffic.contains("> banmoves h9h8"), "{traffic}");
     // UCCI positions start after the last capture: here the opening FEN itself.
     assert!(
         traffic.contains(
@@ -130,8 +132,8 @@ fn perpetual_check_loses_over_ucci_with_banmoves() {
 #[test]
 fn a_check_that_lets_the_opponent_complete_the_perpetual_is_banned() {
     // Red has just checked from h9. Black's king steps come first in each cycle, so Red's fourth
-    // check (ply 8) brings the third occurrence of a Black-to-move position while Red's own cycle is
-    // still a move short; Black's reply at ply 9 completes the ruling against Red.
+    // check (ply 8) brings the third occurrence of a Black-to-move position, with every Red move
+    // between its occurrences a check: that check completes the perpetual and is banned.
     let (config, log) = setup(
         [
             fake("checker", "script=h9h8/h8h9", ",proto=ucci"),
@@ -150,7 +152,7 @@ fn a_check_that_lets_the_opponent_complete_the_perpetual_is_banned() {
         game.detail
     );
     assert_eq!(game.outcome, Outcome::Win(Color::Black));
-    assert_eq!(game.moves.len(), 9);
+    assert_eq!(game.moves.len(), 8);
     let traffic = log.text();
     assert!(traffic.contains("> banmoves h8h9"), "{traffic}");
     assert_eq!(traffic.matches("> banmoves").count(), 1, "{traffic}");

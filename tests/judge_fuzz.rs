@@ -89,7 +89,11 @@ fn check_ply(h: &History, ply: usize) {
                 at.len() >= occurrences as usize,
                 "ply {ply}: occurrences"
             );
-            if !rep_here || !rep_before {
+            let check_decides = ruling.cycles.is_some_and(|c| {
+                c.iter()
+                    .any(|side| side.violation == Violation::PerpetualCheck)
+            });
+            if !rep_here || (!rep_before && !check_decides) {
                 assert_eq!(
                     ruling.verdict,
                     Verdict::Undecided,
@@ -108,14 +112,17 @@ fn check_ply(h: &History, ply: usize) {
                 assert_eq!(cycles[0].color, mover);
                 assert_eq!(cycles[1].color, mover.flip());
                 for c in cycles {
-                    assert!(c.first_ply < c.last_ply && c.last_ply <= ply);
+                    assert!(c.first_ply < c.last_ply && c.last_ply == ply);
                 }
-                // The side to move is judged up to the repeated position; the side that moved
-                // into it up to its position a ply before, or, when the move at `ply` was a real
-                // change of moves, up to that move.
+                // Both sides are judged over the same stretch, up to the repeated position: the
+                // side to move from an occurrence of it, the side that moved into it from the
+                // ply after one.
                 assert_eq!((cycles[0].last_ply - cycles[0].first_ply) % 2, 0);
-                let odd = (cycles[1].last_ply - cycles[1].first_ply) % 2 == 1;
-                assert_eq!(odd, cycles[1].last_ply == ply, "ply {ply}: mover's cycle");
+                assert_eq!(
+                    (cycles[1].last_ply - cycles[1].first_ply) % 2,
+                    1,
+                    "ply {ply}: mover's cycle"
+                );
             }
             let full = judge_prune(h, ply, occurrences, false);
             assert_eq!(

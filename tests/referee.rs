@@ -250,8 +250,8 @@ fn a_perpetual_chase_in_a_master_game() {
         "Black had to change moves after ply 93 and repeated again at ply 94; Red wins",
         "WXF rules 15 and 19: a rook may not be perpetually chased",
         "c7d5 (馬３進４)",
-        "chased red rook b5, b6",
-        "unprotected at ply 92: black horse d5 attacks red rook b6: a rook is worth more than a horse",
+        "chased red rook b6, b5, b6, b5",
+        "unprotected at ply 94: black horse c7 attacks red rook b5: a rook is worth more than a horse",
         "the record continues 49 plies past the ruling",
     ] {
         assert!(text.contains(part), "{part:?} in {text}");
@@ -263,8 +263,8 @@ fn a_perpetual_chase_in_a_master_game() {
 /// where the record ends in the repetition or the violator keeps on.
 #[test]
 fn repetitions_on_the_way_are_events_not_endings() {
-    // Red checks with the rook on h9 and h8; once both sides' positions have occurred three times
-    // (ply 10) Red must change moves, and does.
+    // Red checks with the rook on h9 and h8; once the position after a check has occurred three
+    // times with every Red move between a check (ply 9), Red must change moves, and does.
     let start = "[FEN \"3k5/9/9/p8/9/9/9/9/9/4K2R1 w - - 0 1\"]\n";
     let cycle = "h0h9 d9d8 h9h8 d8d9 h8h9 d9d8 h9h8 d8d9 h8h9 d9d8 ";
     let varied = format!("{start}{cycle}h9h5 a6a5 1-0\n");
@@ -276,7 +276,7 @@ fn repetitions_on_the_way_are_events_not_endings() {
     assert_eq!(events[0].varied, Some((Color::Red, 11)));
     assert!(
         r.explanation().contains(
-            "ply 10: perpetual check; Red must change moves; Red varied at ply 11 with h9h5"
+            "ply 9: perpetual check; Red must change moves; Red varied at ply 11 with h9h5"
         ),
         "{}",
         r.explanation()
@@ -294,7 +294,7 @@ fn repetitions_on_the_way_are_events_not_endings() {
         ),
         (
             Some("perpetual check"),
-            Some(10),
+            Some(9),
             Some("red"),
             Some("red"),
             Some(11)
@@ -315,7 +315,7 @@ fn repetitions_on_the_way_are_events_not_endings() {
     );
     assert!(
         r.explanation()
-            .contains("Red had to change moves after ply 10 and repeated again at ply 11"),
+            .contains("Red had to change moves after ply 9 and repeated again at ply 11"),
         "{}",
         r.explanation()
     );
@@ -355,13 +355,14 @@ fn repetitions_on_the_way_are_events_not_endings() {
 #[test]
 fn a_repetition_claim_is_checked() {
     // The engines called this a draw by repetition; under the WXF rules Red's perpetual check
-    // loses. The record ends on the move that completes the third occurrence.
+    // loses. The record ends on the move that completes the third occurrence; a ruling that
+    // checks decide needs no reply, so it is not provisional.
     let r = &judge("wukong/xboard/wukongjs_vs_maxqi_repetition.pgn", 3)[0];
     assert_eq!(
         outcome(r),
         ("black_wins".into(), "perpetual check", Some(98))
     );
-    assert!(r.ruling().is_some_and(|x| x.provisional));
+    assert!(r.ruling().is_some_and(|x| !x.provisional));
     assert_eq!(r.ruling().and_then(|x| x.violator), Some(Color::Red));
     assert_eq!(r.agreement(), xq::referee::Agreement::Disagrees);
 }
@@ -939,7 +940,7 @@ fn a_cycle_names_its_sides_moves_and_long_lists_are_cut_short() {
         "{text}"
     );
     assert!(
-        text.contains("Black: idle with Black's moves at plies 2-8: d9d8"),
+        text.contains("Black: idle with Black's moves at plies 4-10: d8d9"),
         "{text}"
     );
     // 10,000 plies of horses going out and back.

@@ -97,7 +97,7 @@ impl SideCycle {
     /// cycle: every attack on it that was a chase threat there, with the protection found.
     pub fn why_unprotected(&self, history: &History) -> Vec<ChaseWitness> {
         let mut out = Vec::new();
-        let Some(ply) = self.last_ply.checked_sub(1).filter(|&p| p > self.first_ply) else {
+        let Some(ply) = self.move_plies().last() else {
             return out;
         };
         let Some(view) = history.position_at(ply).pass() else {

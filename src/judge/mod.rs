@@ -1,11 +1,12 @@
 //! The WXF repetition judge: classifies each side's part of a repeated cycle as perpetual check,
 //! perpetual chase or idle, and rules the repetition a win, loss or draw.
 //!
-//! A side's cycle runs from an earlier occurrence of the position it moved into back to that
-//! position now. Under the WXF rules its moves in the cycle are a perpetual check if every one
-//! gave check, a perpetual chase if every one chased and some piece was chased by all of them,
-//! and idle otherwise. The more serious violation loses (check > chase > idle); equal levels
-//! draw. No repetition can span a capture or a forward pawn move.
+//! A repetition is a position occurring again; both sides are judged on their moves between its
+//! two occurrences, each followed back over the run it belongs to (`repetition`). Under the WXF
+//! rules a side's moves are a perpetual check if every one gave check, a perpetual chase if
+//! every one chased and some piece was chased by all of them, and idle otherwise. The more
+//! serious violation loses (check > chase > idle); equal levels draw. No repetition can span a
+//! capture or a forward pawn move.
 //!
 //! The judge is the one place that walks a game's history for repetitions: search, referee and
 //! arena ask the functions of `repetition`.

@@ -10,6 +10,7 @@ use super::history::{History, Record, Status};
 use super::{Verdict, Violation};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
+use crate::square::Color;
 use std::collections::HashMap;
 
 /// The earlier plies, newest first, at which the side to move at `ply` was to move, back to the
@@ -86,15 +87,28 @@ impl Tally {
         provisional: false,
     };
 
-    /// Adds the move at `ply` under the history's rules; returns its status.
+    /// Adds the move at `ply` under the history's rules; returns its status. A chase read before
+    /// its reply (every threat taken as answered) makes the tally provisional; a check, or a
+    /// quiet move with no threat at all, is final as soon as it is played.
     fn add(&mut self, history: &History, ply: usize) -> Status {
         let (status, pieces) = move_status(history, ply);
-        self.provisional |= !history.is_settled(ply);
+        self.provisional |= status == Status::CHASE && !history.is_settled(ply);
         self.combined |= status;
         if status == Status::CHASE {
             self.chased &= pieces;
         }
         status
+    }
+
+    /// The moves `first`, `first + 2`, ... up to `last` (none if `first > last`).
+    fn of(history: &History, first: usize, last: usize) -> Tally {
+        let mut tally = Tally::EMPTY;
+        if first <= last {
+            for ply in (first..=last).step_by(2) {
+                tally.add(history, ply);
+            }
+        }
+        tally
     }
 
     /// The level of the moves added, with the pieces chased throughout (none unless a chase).
@@ -121,19 +135,93 @@ fn move_status(history: &History, ply: usize) -> (Status, u16) {
     }
 }
 
-/// Extends a side's violation back over the whole run of repetitions it belongs to: through the
-/// earlier occurrences of the position at `start`, oldest last, as long as the side's moves in
-/// each added stretch all check or chase (a move that does neither is a real change of moves, and
-/// the run begins after it). Chasing another piece in turn is part of the pattern: the chased
-/// sets are intersected over the whole run. `offset` is 1 when the side is to move at the
-/// occurrences (its moves follow them) and 2 when it moved into them. Returns the new start.
-fn extend_run(history: &History, tally: &mut Tally, start: usize, offset: usize) -> usize {
+/// Which side's moves of a stretch between two occurrences of a position a part holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Part {
+    /// The side to move at the occurrences: its moves follow them (first move at `start + 1`).
+    ToMove,
+    /// The side that moved into them (first move at `start + 2`, last the move that completed
+    /// the repetition).
+    Mover,
+}
+
+impl Part {
+    fn offset(self) -> usize {
+        match self {
+            Part::ToMove => 1,
+            Part::Mover => 2,
+        }
+    }
+}
+
+/// Both sides' parts of the stretch from `start` to `ply` (the same position at both), neither
+/// followed back: the side to move's moves `start + 1 ... ply - 1`, the mover's `start + 2 ...
+/// ply`.
+fn stretch_parts(history: &History, start: usize, ply: usize) -> (Tally, Tally) {
+    (
+        Tally::of(history, start + 1, ply - 1),
+        Tally::of(history, start + 2, ply),
+    )
+}
+
+/// Whether a repetition whose parts are `to_move` and `mover` counts at `ply`. A ruling that a
+/// check decides (either part is a perpetual check) rests only on checks, final as soon as they
+/// are played, and counts as soon as the position recurs. Otherwise the position the mover left
+/// (at `ply - 1`) must have recurred as well: a chase is judged once the chased side's answers
+/// have come round too, so that its cycle is complete and a chase of two pieces in turn (WXF
+/// rule 32) can show itself.
+fn counts(history: &History, ply: usize, occurrences: u32, parts: [Violation; 2]) -> bool {
+    parts.contains(&Violation::PerpetualCheck) || repeats(history, ply - 1, occurrences)
+}
+
+/// Whether `color` was ruled a violator at `ply` on the stretch that ends there alone: both
+/// parts of that stretch classified without following them back, the repetition counting there,
+/// and `color`'s part the more serious. A violation ruled and then given up is history: a run
+/// never reaches back across it.
+fn ruled_against(history: &History, ply: usize, occurrences: u32, color: Color) -> bool {
+    let Some(start) = cycle_start(history, ply, occurrences) else {
+        return false;
+    };
+    let (to_move, mover) = stretch_parts(history, start, ply);
+    let (a, _) = to_move.classify(history);
+    let (b, _) = mover.classify(history);
+    if a == b || !counts(history, ply, occurrences, [a, b]) {
+        return false;
+    }
+    let side_to_move = history.position_at(ply).side_to_move();
+    let violator = if a > b {
+        side_to_move
+    } else {
+        side_to_move.flip()
+    };
+    violator == color
+}
+
+/// Follows one side's part of a repetition back over the run of repetitions it belongs to:
+/// through the earlier occurrences of the position at `start`, newest first. The run begins at
+/// the last irreversible move, after a real change of moves (a move of the side's that neither
+/// checks nor chases), or at an occurrence where the side was ruled a violator (a violation
+/// ruled and given up is history; one kept up is judged the same either way). Within the run,
+/// chasing other pieces in turn is part of the pattern: the chased sets are intersected over it
+/// (WXF rules 32 and 33). Returns the run's first occurrence.
+fn extend_run(
+    history: &History,
+    tally: &mut Tally,
+    start: usize,
+    part: Part,
+    occurrences: u32,
+    color: Color,
+) -> usize {
     if tally.classify(history).0 == Violation::Idle {
         // Any longer stretch holds the same idle moves: nothing to gain.
         return start;
     }
+    let offset = part.offset();
     let mut start = start;
     for earlier_start in earlier(history, start) {
+        if ruled_against(history, start, occurrences, color) {
+            break;
+        }
         let mut longer = *tally;
         let changed = (earlier_start + offset..=start + offset - 2)
             .step_by(2)
@@ -147,61 +235,81 @@ fn extend_run(history: &History, tally: &mut Tally, start: usize, offset: usize)
     start
 }
 
-/// The cycle of the side to move at `ply`: from the `occurrences - 1`-th earlier occurrence of
-/// that position to `ply`, with the side's moves made inside it classified, and a violation
-/// followed back over the whole run of repetitions it belongs to (`extend_run`). Every such move
-/// has had its reply, so every status used is settled. `None` if there is no such repetition
-/// since the last capture or forward pawn move.
-pub fn side_cycle(history: &History, ply: usize, occurrences: u32) -> Option<SideCycle> {
-    let first = cycle_start(history, ply, occurrences)?;
-    let mut tally = Tally::EMPTY;
-    for p in (first + 1..ply).step_by(2) {
-        tally.add(history, p);
-    }
-    let first = extend_run(history, &mut tally, first, 1);
+/// One side's part of the repetition at `ply` (from `start`, the earlier occurrence of the
+/// position it counts from), followed back over its run and classified.
+fn side_part(
+    history: &History,
+    ply: usize,
+    start: usize,
+    part: Part,
+    occurrences: u32,
+) -> SideCycle {
+    let side_to_move = history.position_at(ply).side_to_move();
+    let color = match part {
+        Part::ToMove => side_to_move,
+        Part::Mover => side_to_move.flip(),
+    };
+    let offset = part.offset();
+    let mut tally = Tally::of(history, start + offset, ply + offset - 2);
+    let first = extend_run(history, &mut tally, start, part, occurrences, color);
     let (violation, chased) = tally.classify(history);
-    Some(SideCycle {
-        color: history.position_at(ply).side_to_move(),
+    SideCycle {
+        color,
         violation,
-        first_ply: first,
+        first_ply: first + offset - 1,
         last_ply: ply,
         chased,
         provisional: tally.provisional,
-    })
-}
-
-/// The cycle of the side that moved into the position at `ply`: its cycle at `ply - 1`, and,
-/// when its move at `ply` is a real change of moves (neither a check nor a chase, which its
-/// reply cannot make otherwise), that move too: a side that has stopped is judged with the move
-/// that stopped, not on its earlier window.
-fn mover_cycle(history: &History, ply: usize, occurrences: u32) -> Option<SideCycle> {
-    let mut cycle = side_cycle(history, ply - 1, occurrences)?;
-    if cycle.violation != Violation::Idle && move_status(history, ply).0 == Status::IDLE {
-        cycle.violation = Violation::Idle;
-        cycle.chased = 0;
-        cycle.last_ply = ply;
     }
-    Some(cycle)
 }
 
-/// Judges the repetition at `ply`: the cycle of the side to move at `ply` and the cycle of the
-/// other side, which was to move one ply earlier, must both exist. Only moves up to `ply` are
-/// used; the move at `ply` only when it is a real change of moves, whose status is final.
+/// The part of the side to move at `ply` in the repetition there: its moves from the
+/// `occurrences - 1`-th earlier occurrence of that position to `ply`, followed back over the run
+/// it belongs to (`extend_run`). Every such move has had its reply, so every status used is
+/// settled. `None` if there is no such repetition since the last capture or forward pawn move.
+pub fn side_cycle(history: &History, ply: usize, occurrences: u32) -> Option<SideCycle> {
+    let first = cycle_start(history, ply, occurrences)?;
+    Some(side_part(history, ply, first, Part::ToMove, occurrences))
+}
+
+/// Both sides' parts of the repetition at `ply`, over the same stretch: from the
+/// `occurrences - 1`-th earlier occurrence of the position at `ply` to `ply`. The side to move
+/// made the moves `start + 1 ... ply - 1`, the other side `start + 2 ... ply`; its last move is
+/// read before its reply when the reply is not known (a chase then provisional; a check, or a
+/// move that threatens nothing, is final).
+fn parts(history: &History, ply: usize, occurrences: u32) -> Option<[SideCycle; 2]> {
+    if ply == 0 {
+        return None;
+    }
+    let start = cycle_start(history, ply, occurrences)?;
+    Some([
+        side_part(history, ply, start, Part::ToMove, occurrences),
+        side_part(history, ply, start, Part::Mover, occurrences),
+    ])
+}
+
+/// Judges the repetition at `ply`: the position there has occurred `occurrences` times since the
+/// last capture or forward pawn move, and both sides' moves between its last two counted
+/// occurrences are classified and compared (`parts`). The repetition counts when a check decides
+/// it, or when the position before `ply` has recurred too (`counts`). Only moves up to `ply` are
+/// used.
 pub fn judge_at(history: &History, ply: usize, occurrences: u32) -> Ruling {
     let undecided = Ruling {
         verdict: Verdict::Undecided,
         ply,
         cycles: None,
     };
-    if ply == 0 {
+    let Some([to_move, other]) = parts(history, ply, occurrences) else {
+        return undecided;
+    };
+    if !counts(
+        history,
+        ply,
+        occurrences,
+        [to_move.violation, other.violation],
+    ) {
         return undecided;
     }
-    let Some(to_move) = side_cycle(history, ply, occurrences) else {
-        return undecided;
-    };
-    let Some(other) = mover_cycle(history, ply, occurrences) else {
-        return undecided;
-    };
     Ruling {
         verdict: history.rules().set.compare(&to_move, &other),
         ply,
@@ -235,10 +343,10 @@ pub fn keeps_up(history: &History, ply: usize, cycle: &SideCycle) -> bool {
 }
 
 /// The ruling at `ply` with the beta cutoff of the reference paper (its section 5.2), from the
-/// point of view of the side to move there. If that side's own cycle is idle (it cannot lose the
-/// repetition) and a draw already reaches beta (`draw_reaches_beta`), a plain repetition test of
-/// the other side's position is enough: the result can only be a draw or better, and a draw
-/// already cuts off.
+/// point of view of the side to move there. If that side's own part is idle (it cannot lose the
+/// repetition), a draw already reaches beta (`draw_reaches_beta`) and the position before `ply`
+/// has recurred too (so the repetition counts), a plain repetition test is enough: the result can
+/// only be a draw or better, and a draw already cuts off.
 pub fn judge_prune(
     history: &History,
     ply: usize,
@@ -248,19 +356,25 @@ pub fn judge_prune(
     if ply == 0 {
         return Verdict::Undecided;
     }
-    let Some(ours) = side_cycle(history, ply, occurrences) else {
+    let Some(start) = cycle_start(history, ply, occurrences) else {
         return Verdict::Undecided;
     };
-    if ours.violation == Violation::Idle && draw_reaches_beta {
-        return if repeats(history, ply - 1, occurrences) {
-            Verdict::Draw
-        } else {
-            Verdict::Undecided
-        };
+    let ours = side_part(history, ply, start, Part::ToMove, occurrences);
+    if ours.violation == Violation::Idle
+        && draw_reaches_beta
+        && repeats(history, ply - 1, occurrences)
+    {
+        return Verdict::Draw;
     }
-    let Some(theirs) = mover_cycle(history, ply, occurrences) else {
+    let theirs = side_part(history, ply, start, Part::Mover, occurrences);
+    if !counts(
+        history,
+        ply,
+        occurrences,
+        [ours.violation, theirs.violation],
+    ) {
         return Verdict::Undecided;
-    };
+    }
     history.rules().set.compare(&ours, &theirs)
 }
 
@@ -280,31 +394,13 @@ pub fn judge_in_search(history: &History, root_ply: usize, draw_reaches_beta: bo
     judge_prune(history, ply, 2, draw_reaches_beta)
 }
 
-/// The ruling for a repetition that a record's last move completes before the reply that would
-/// settle it: the mover's last move has its threats treated as answered (the ruling is marked
-/// provisional). `None` unless the final position occurs for the `occurrences`-th time.
+/// The ruling for a repetition that a record's last move completes, whether or not it counts
+/// yet (`judge_at`): the record ends in it. The mover's last move is read before its reply (a
+/// chase then marks the ruling provisional). `None` unless the final position occurs for the
+/// `occurrences`-th time.
 pub fn judge_end_of_record(history: &History, occurrences: u32) -> Option<Ruling> {
     let n = history.plies();
-    if n == 0 {
-        return None;
-    }
-    let to_move = side_cycle(history, n, occurrences)?;
-    // The mover of ply n made the moves start + 2, start + 4, ..., n inside the same cycle.
-    let start = cycle_start(history, n, occurrences)?;
-    let mut tally = Tally::EMPTY;
-    for p in (start + 2..=n).step_by(2) {
-        tally.add(history, p);
-    }
-    let start = extend_run(history, &mut tally, start, 2);
-    let (violation, chased) = tally.classify(history);
-    let other = SideCycle {
-        color: to_move.color.flip(),
-        violation,
-        first_ply: start + 1,
-        last_ply: n,
-        chased,
-        provisional: tally.provisional,
-    };
+    let [to_move, other] = parts(history, n, occurrences)?;
     Some(Ruling {
         verdict: history.rules().set.compare(&to_move, &other),
         ply: n,
@@ -364,7 +460,7 @@ mod tests {
     use super::*;
     use crate::fen;
     use crate::judge::Rules;
-    use crate::square::Color;
+    use Color;
 
     fn play(fen_text: &str, moves: &str) -> History {
         let (pos, _) = fen::parse_lenient(fen_text).unwrap();
@@ -441,10 +537,17 @@ mod tests {
         let mut at8 = h.clone();
         at8.pop();
         assert_ne!(judge_in_search(&at8, 8, false), Verdict::Undecided);
-        // With the root before the earlier occurrence, once is enough.
+        // With the root before the earlier occurrence (ply 4 of the eight plies), once is
+        // enough: the perpetual check is ruled.
+        let eight = at8;
+        assert_eq!(eight.plies(), 8);
         assert_eq!(
-            judge_in_search(&short, 0, false),
-            judge_prune(&short, 4, 2, false)
+            judge_in_search(&eight, 2, false),
+            judge_prune(&eight, 8, 2, false)
+        );
+        assert_eq!(
+            judge_in_search(&eight, 2, false),
+            Verdict::Win(Color::Black)
         );
     }
 

@@ -197,8 +197,8 @@ impl Adjudicator {
     fn end_of_record(&self, complete: bool) -> Ending {
         match judge_end_of_record(&self.history, self.rules.repetitions) {
             Some(ruling) if complete && ruling.verdict != Verdict::Undecided => Ending {
+                provisional: ruling.is_provisional(),
                 decision: Some(repetition(&ruling, ruling.ply)),
-                provisional: true,
             },
             _ => Ending {
                 decision: None,
