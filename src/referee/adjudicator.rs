@@ -12,6 +12,7 @@ use crate::judge::{
 use crate::movegen::no_legal_moves;
 use crate::moves::{IllegalMove, Move};
 use crate::position::Position;
+use crate::square::Color;
 
 /// How a game record ended, as the referee reads it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,6 +34,23 @@ pub struct Adjudicator {
     events: EventLog,
     /// Plies since the last capture (or the start).
     quiet: usize,
+    /// A ruling noted before the reply that settles it, kept until the reply comes.
+    pending: Option<Pending>,
+}
+
+/// A ruling at the latest ply that rests on a chase read before its reply (`Ruling::
+/// is_provisional`), with what the game stood at before it was noted: when the reply shows the
+/// move was no chase after all, the ply is noted again with its settled ruling, so that the
+/// repetitions met and the decision rest on settled moves only.
+#[derive(Clone)]
+struct Pending {
+    ply: usize,
+    mover: Color,
+    ruling: Ruling,
+    events: EventLog,
+    decision: Option<Decision>,
+    /// The move-count rule or the cap on plies, as reached at that ply.
+    limit: Option<Decision>,
 }
 
 impl Adjudicator {
@@ -45,6 +63,7 @@ impl Adjudicator {
             decision: None,
             events: EventLog::default(),
             quiet: 0,
+            pending: None,
         };
         a.decision = a.terminal_state();
         a
@@ -85,8 +104,10 @@ impl Adjudicator {
         self.history.push(m)?;
         self.quiet = if capture { 0 } else { self.quiet + 1 };
         let ply = self.history.plies();
+        // The move before has its reply now: a ruling read before it is judged again.
+        self.settle_pending(ply - 1);
         let history = &self.history;
-        // The move before has its reply now: a keep-up read before it is settled.
+        // A keep-up read before its reply is settled too.
         self.events.settle(ply - 1, |latest| {
             latest
                 .violator_cycle()
@@ -98,15 +119,20 @@ impl Adjudicator {
             None => Some(judge_at(&self.history, ply, self.rules.repetitions))
                 .filter(|r| r.verdict != Verdict::Undecided),
         };
-        let history = &self.history;
-        self.events.note(ply, mover, ruling.clone(), |latest| {
-            latest
-                .violator_cycle()
-                .is_some_and(|cycle| keeps_up(history, ply, cycle))
-        });
+        if let Some(r) = ruling.as_ref().filter(|r| r.is_provisional()) {
+            self.pending = Some(Pending {
+                ply,
+                mover,
+                ruling: r.clone(),
+                events: self.events.clone(),
+                decision: self.decision.clone(),
+                limit: self.limit_reached(),
+            });
+        }
+        self.note(ply, mover, ruling.clone());
         if self.decision.is_none() {
             self.decision = terminal
-                .or_else(|| self.ruled_ending(ruling))
+                .or_else(|| self.ruled_ending(ruling, ply))
                 .or_else(|| self.limit_reached());
         }
         Ok(self.decision.as_ref())
@@ -207,13 +233,41 @@ impl Adjudicator {
         }
     }
 
+    /// Notes the ruling (or none) at `ply`, played by `mover`, in the repetitions met.
+    fn note(&mut self, ply: usize, mover: Color, ruling: Option<Ruling>) {
+        let history = &self.history;
+        self.events.note(ply, mover, ruling, |latest| {
+            latest
+                .violator_cycle()
+                .is_some_and(|cycle| keeps_up(history, ply, cycle))
+        });
+    }
+
+    /// Judges `ply` again now that its move has its reply, if its ruling was read before the
+    /// reply; when the settled ruling differs, the ply is noted and decided again with it.
+    fn settle_pending(&mut self, ply: usize) {
+        let Some(pending) = self.pending.take().filter(|p| p.ply == ply) else {
+            return;
+        };
+        let settled = Some(judge_at(&self.history, ply, self.rules.repetitions))
+            .filter(|r| r.verdict != Verdict::Undecided);
+        if settled.as_ref() == Some(&pending.ruling) {
+            return;
+        }
+        self.events = pending.events;
+        self.decision = pending.decision;
+        self.note(ply, pending.mover, settled.clone());
+        if self.decision.is_none() {
+            self.decision = self.ruled_ending(settled, ply).or(pending.limit);
+        }
+    }
+
     /// The ending a ruling makes as the game is played: with `first_decision` every ruling,
     /// otherwise only a forbidden repetition the violator kept on with.
-    fn ruled_ending(&self, ruling: Option<Ruling>) -> Option<Decision> {
+    fn ruled_ending(&self, ruling: Option<Ruling>, ply: usize) -> Option<Decision> {
         if self.rules.first_decision {
             return ruling.map(|r| repetition(&r, r.ply));
         }
-        let ply = self.plies();
         self.events()
             .iter()
             .find_map(|e| e.kept_on.as_ref().filter(|k| k.ply == ply))
@@ -348,7 +402,7 @@ mod tests {
         assert!(at_first < kept_on, "{at_first} < {kept_on}");
         assert_eq!(
             arbiter.decision().and_then(Decision::winner),
-            Some(crate::square::Color::Black)
+            Some(Color::Black)
         );
         assert_eq!(arbiter.ending(true).decision.as_ref(), arbiter.decision());
     }
