@@ -12,7 +12,8 @@ repetition.
 
 xq's ruling at a ply comes from the repetitions met on the way (`events`): the event's verdict
 for its plies first_ply..last_ply, except where the violator kept its violation up on other
-squares (`kept_up_plies` F..L) and the reply after it (F..L+1): there the judge gave no ruling.
+squares (`kept_up_plies` F..L) and the reply after it (F..L+1): there the judge gave no ruling,
+except at the reply ruled as the violator repeating again (`kept_on_ply`).
 A repetition the record ends in, which the referee judges at the last ply with the reply unknown
 (`provisional`), is not among the events; it counts as xq's ruling at that ply unless an event
 covers it (`--events-only` leaves it out).
@@ -54,7 +55,7 @@ def xq_rulings(events):
             first, last = event["kept_up_plies"]
             excluded = range(first, last + 2)
         for ply in range(event["first_ply"], event["last_ply"] + 1):
-            if ply not in excluded:
+            if ply not in excluded or ply == event.get("kept_on_ply"):
                 rulings[ply] = verdict
     return rulings
 

@@ -19,7 +19,8 @@ pub struct RepetitionEvent {
     /// The ruling at the last ply.
     pub latest: Ruling,
     /// The ply at which the violator repeated again instead of changing moves, with the ruling
-    /// there.
+    /// there: the violator's own move, or the reply to a move that kept the violation up when
+    /// the repetition that move led to is ruled there.
     pub kept_on: Option<Ruling>,
     /// The first and the last ply at which the violator, asked to change moves, played a move
     /// that kept up the same perpetual check or chase on another square (the position did not
@@ -106,10 +107,11 @@ impl EventLog {
             }
             (Some(event), Some(ruling)) => {
                 event.last_ply = ply;
-                if event.kept_on.is_none()
-                    && event.violator() == Some(mover)
-                    && ruling.verdict == event.ruling.verdict
-                {
+                // The violator repeated again: its own move was ruled the same, or its move kept
+                // the violation up and the repetition it led to is ruled at the reply.
+                let repeated = event.violator() == Some(mover)
+                    || event.kept_up.is_some_and(|(_, last)| last + 1 == ply);
+                if event.kept_on.is_none() && repeated && ruling.verdict == event.ruling.verdict {
                     event.kept_on = Some(ruling.clone());
                 }
                 event.latest = ruling;
