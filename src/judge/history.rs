@@ -2,13 +2,15 @@
 //! (idle, chase, check, cancel) and the pieces it chased, under stable piece ids.
 
 use super::Rules;
+use super::Verdict;
 use super::chase::{chase_threats, is_chase_capture};
 use crate::moves::{IllegalMove, Move};
 use crate::piece::PieceKind;
 use crate::position::Position;
+use crate::square::Color as Side;
 use crate::square::{Color, Square};
 use bitflags::bitflags;
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
 
 bitflags! {
     /// What a move did, for the repetition rules. Statuses of one side's moves in a cycle are
@@ -123,7 +125,14 @@ pub struct Record {
     kind: Kind,
     /// The settled chase status of a quiet move, once computed (its reply is known).
     chase: OnceCell<(Status, u16)>,
+    /// The judge's verdicts at this ply once settled, three bits for each occurrence threshold
+    /// from 2 to `VERDICT_SLOTS + 1` (a known bit and the verdict): a run is followed back only to
+    /// where its side was really ruled a violator, which asks the verdicts at earlier plies.
+    verdicts: Cell<u64>,
 }
+
+/// How many occurrence thresholds (2, 3, ...) a record keeps verdicts for.
+pub(crate) const VERDICT_SLOTS: u32 = 21;
 
 impl Record {
     /// Whether no repetition can span this move (a capture, a forward pawn move, or the start).
@@ -156,6 +165,7 @@ impl History {
             mv: None,
             kind: Kind::Start,
             chase: OnceCell::new(),
+            verdicts: Cell::new(0u64),
         };
         History {
             ids: vec![IdBoard::new(&start)],
@@ -177,6 +187,7 @@ impl History {
             self.rules = rules;
             for record in &mut self.records {
                 record.chase.take();
+                record.verdicts.set(0);
             }
         }
     }
@@ -253,6 +264,7 @@ impl History {
             mv: Some(m),
             kind,
             chase: OnceCell::new(),
+            verdicts: Cell::new(0u64),
         });
         self.positions.push(next);
         self.ids.push(ids);
@@ -268,6 +280,7 @@ impl History {
             mv: None,
             kind: Kind::Cancel,
             chase: OnceCell::new(),
+            verdicts: Cell::new(0u64),
         });
         self.positions.push(next);
         self.ids.push(ids);
@@ -284,8 +297,40 @@ impl History {
         // The move before is waiting for its reply again.
         if let Some(last) = self.records.last_mut() {
             last.chase.take();
+            last.verdicts.set(0);
         }
         record.mv
+    }
+
+    /// The verdict kept for `ply` under `occurrences`, if it was worked out once settled.
+    pub(crate) fn kept_verdict(&self, ply: usize, occurrences: u32) -> Option<Verdict> {
+        let slot = occurrences.checked_sub(2).filter(|&s| s < VERDICT_SLOTS)?;
+        let bits = self.records[ply].verdicts.get() >> (3 * slot) & 7;
+        (bits & 1 == 1).then_some(match bits >> 1 {
+            0 => Verdict::Undecided,
+            1 => Verdict::Draw,
+            2 => Verdict::Win(Side::Red),
+            _ => Verdict::Win(Side::Black),
+        })
+    }
+
+    /// Keeps the verdict at `ply` under `occurrences`, when the ply is settled (the verdict can no
+    /// longer change) and the threshold has a slot.
+    pub(crate) fn keep_verdict(&self, ply: usize, occurrences: u32, verdict: Verdict) {
+        let Some(slot) = occurrences.checked_sub(2).filter(|&s| s < VERDICT_SLOTS) else {
+            return;
+        };
+        if !self.is_settled(ply) {
+            return;
+        }
+        let code = match verdict {
+            Verdict::Undecided => 0,
+            Verdict::Draw => 1,
+            Verdict::Win(Side::Red) => 2,
+            Verdict::Win(Side::Black) => 3,
+        };
+        let cell = &self.records[ply].verdicts;
+        cell.set(cell.get() & !(7u64 << (3 * slot)) | (code << 1 | 1) << (3 * slot));
     }
 
     /// Whether the status of the move at `ply` is final (its reply has been played).

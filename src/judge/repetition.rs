@@ -6,7 +6,7 @@
 //! at a time and stops where a capture or a forward pawn move (or the start) lies between.
 
 use super::explain::{Ruling, SideCycle};
-use super::history::{History, Record, Status};
+use super::history::{History, Record, Status, VERDICT_SLOTS};
 use super::{Verdict, Violation};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
@@ -154,16 +154,6 @@ impl Part {
     }
 }
 
-/// Both sides' parts of the stretch from `start` to `ply` (the same position at both), neither
-/// followed back: the side to move's moves `start + 1 ... ply - 1`, the mover's `start + 2 ...
-/// ply`.
-fn stretch_parts(history: &History, start: usize, ply: usize) -> (Tally, Tally) {
-    (
-        Tally::of(history, start + 1, ply - 1),
-        Tally::of(history, start + 2, ply),
-    )
-}
-
 /// Whether a repetition whose parts are `to_move` and `mover` counts at `ply`. A ruling that a
 /// check decides (either part is a perpetual check) rests only on checks, final as soon as they
 /// are played, and counts as soon as the position recurs. Otherwise the position the mover left
@@ -174,27 +164,53 @@ fn counts(history: &History, ply: usize, occurrences: u32, parts: [Violation; 2]
     parts.contains(&Violation::PerpetualCheck) || repeats(history, ply - 1, occurrences)
 }
 
-/// Whether `color` was ruled a violator at `ply` on the stretch that ends there alone: both
-/// parts of that stretch classified without following them back, the repetition counting there,
-/// and `color`'s part the more serious. A violation ruled and then given up is history: a run
-/// never reaches back across it.
+/// Whether `color` was ruled a violator at `ply` (an earlier occurrence, so settled): the
+/// judge's own verdict there, kept once worked out. A violation ruled and given up is history:
+/// a run never reaches back across it. The verdicts at the earlier occurrences of the same
+/// position, which that verdict may ask in turn, are worked out first, oldest first, so that no
+/// judgement recurses more than one occurrence deep.
 fn ruled_against(history: &History, ply: usize, occurrences: u32, color: Color) -> bool {
-    let Some(start) = cycle_start(history, ply, occurrences) else {
-        return false;
-    };
-    let (to_move, mover) = stretch_parts(history, start, ply);
-    let (a, _) = to_move.classify(history);
-    let (b, _) = mover.classify(history);
+    if occurrences > VERDICT_SLOTS + 1 {
+        // No verdicts are kept for such a threshold: the stretch ending at `ply` is judged
+        // alone, neither side followed back, so that judging stays linear.
+        return stretch_violator(history, ply, occurrences) == Some(color);
+    }
+    if history.kept_verdict(ply, occurrences).is_none() {
+        let unknown: Vec<usize> = earlier(history, ply)
+            .take_while(|&s| history.kept_verdict(s, occurrences).is_none())
+            .collect();
+        for &s in unknown.iter().rev() {
+            settled_verdict(history, s, occurrences);
+        }
+    }
+    settled_verdict(history, ply, occurrences) == Verdict::Win(color.flip())
+}
+
+/// The side ruled a violator at `ply` on the stretch ending there alone (neither side followed
+/// back over its run), if the repetition counts there.
+fn stretch_violator(history: &History, ply: usize, occurrences: u32) -> Option<Color> {
+    let start = cycle_start(history, ply, occurrences)?;
+    let (a, _) = Tally::of(history, start + 1, ply - 1).classify(history);
+    let (b, _) = Tally::of(history, start + 2, ply).classify(history);
     if a == b || !counts(history, ply, occurrences, [a, b]) {
-        return false;
+        return None;
     }
     let side_to_move = history.position_at(ply).side_to_move();
-    let violator = if a > b {
+    Some(if a > b {
         side_to_move
     } else {
         side_to_move.flip()
-    };
-    violator == color
+    })
+}
+
+/// The verdict at `ply`, kept in the history once the ply is settled.
+fn settled_verdict(history: &History, ply: usize, occurrences: u32) -> Verdict {
+    if let Some(verdict) = history.kept_verdict(ply, occurrences) {
+        return verdict;
+    }
+    let verdict = judge_at(history, ply, occurrences).verdict;
+    history.keep_verdict(ply, occurrences, verdict);
+    verdict
 }
 
 /// Follows one side's part of a repetition back over the run of repetitions it belongs to:
