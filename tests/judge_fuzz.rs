@@ -452,11 +452,7 @@ fn judge_survives_random_repetitive_playouts() {
             match outcome {
                 Ok(t) => tally.merge(t),
                 Err(panic) => {
-                    let msg = panic
-                        .downcast_ref::<String>()
-                        .cloned()
-                        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                        .unwrap_or_default();
+                    let msg = common::panic_message(&*panic);
                     let moves: Vec<String> = played.iter().map(|m| m.to_string()).collect();
                     failures.push(format!(
                         "{} seed {seed:#x}: {msg}\n  fen: {}\n  moves: {}",

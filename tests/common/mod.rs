@@ -1,4 +1,5 @@
-//! Helpers shared by the integration tests: the perft data file and a small seeded PRNG.
+//! Helpers shared by the integration tests: the perft data file, a small seeded PRNG and the
+//! message of a caught panic.
 
 // Each test binary compiles this module and uses a different part of it.
 #![allow(dead_code)]
@@ -115,4 +116,13 @@ impl Rng {
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.below(items.len())]
     }
+}
+
+/// The message a caught panic carries (empty if it carries none).
+pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
 }
