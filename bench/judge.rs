@@ -1,6 +1,7 @@
 //! Criterion benchmarks of the WXF judge on a 300-ply game full of repetitions: pushing the moves
 //! into a `History`, working out every move's chase status, `judge_at` at every ply and the
-//! in-search `judge_prune` cutoff. See `bench/README.md`.
+//! in-search `judge_prune` cutoff; and how judging a record grows with its length, on shuffles of
+//! 10^4 to 10^6 plies. See `bench/README.md`.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -262,5 +263,81 @@ fn judge(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, judge);
+/// Manual diagram 18 (rule 15): a red cannon chases a black rook back and forth, Black's rook
+/// escaping between d3 and d7; a perpetual chase ruled against Red.
+const CHASE_FEN: &str = "2bakab2/3r5/2n1c2c1/p1R1p1p2/7np/2P2CP2/P2rP3P/2N1C1N2/4A4/2B1KAB1R w";
+const CHASE_OPENING: &str = "f4f3 d3d7";
+const CHASE_CYCLE: &str = "f3f7 d7d3 f7f3 d3d7";
+
+/// The repetition threshold for the long records: the referee's default, three occurrences.
+const LONG_OCCURRENCES: u32 = 3;
+
+/// The start position: horses out and back, an idle repetition.
+const IDLE_CYCLE: &str = "h0g2 h9g7 g2h0 g7h9";
+
+/// A record of `plies` moves: `opening`, then `cycle` over and over.
+fn shuffle(fen: &str, opening: &str, cycle: &str, plies: usize) -> (Position, Vec<Move>) {
+    let (start, _) = xq::fen::parse_lenient(fen).expect("a valid FEN");
+    let parse = |text: &str| -> Vec<Move> {
+        text.split_whitespace()
+            .map(|m| m.parse().expect("an ICCS move"))
+            .collect()
+    };
+    let cycle = parse(cycle);
+    let mut moves = parse(opening);
+    let rest = plies.saturating_sub(moves.len());
+    moves.extend(cycle.iter().cycle().take(rest));
+    (start, moves)
+}
+
+/// How judging grows with a record's length, on records of 10^4, 10^5 and 10^6 plies:
+/// `judge_*` asks `judge_at` at every ply (with 3 occurrences, the referee's default) of a history whose
+/// moves are pushed but whose chase statuses are not yet worked out, so every status is worked
+/// out once on the way, as the referee does; `push_and_judge_*` pushes the moves too. Linear time
+/// shows as the same time per ply (throughput) at every length.
+fn long_records(c: &mut Criterion) {
+    let mut group = c.benchmark_group("judge_long");
+    group.sample_size(10);
+    for (name, fen, opening, cycle) in [
+        ("chase", CHASE_FEN, CHASE_OPENING, CHASE_CYCLE),
+        ("idle", xq::fen::START_FEN, "", IDLE_CYCLE),
+    ] {
+        for plies in [10_000, 100_000, 1_000_000] {
+            let (start, moves) = shuffle(fen, opening, cycle, plies);
+            let mut pushed = History::new(start.clone(), Rules::default());
+            for &m in &moves {
+                pushed.push_legal(m);
+            }
+            let judge_every_ply = |h: &History| {
+                let mut ruled = 0usize;
+                for ply in 0..=h.plies() {
+                    if judge_at(h, ply, LONG_OCCURRENCES).verdict != Verdict::Undecided {
+                        ruled += 1;
+                    }
+                }
+                ruled
+            };
+            group.throughput(Throughput::Elements(plies as u64));
+            group.bench_function(format!("judge_{name}_{plies}"), |b| {
+                b.iter_batched_ref(
+                    || pushed.clone(),
+                    |h| judge_every_ply(h),
+                    BatchSize::LargeInput,
+                )
+            });
+            group.bench_function(format!("push_and_judge_{name}_{plies}"), |b| {
+                b.iter(|| {
+                    let mut h = History::new(start.clone(), Rules::default());
+                    for &m in &moves {
+                        h.push_legal(m);
+                    }
+                    judge_every_ply(&h)
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, judge, long_records);
 criterion_main!(benches);
