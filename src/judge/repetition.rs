@@ -100,6 +100,13 @@ impl Tally {
         status
     }
 
+    /// Adds the moves of another tally.
+    fn merge(&mut self, other: &Tally) {
+        self.combined |= other.combined;
+        self.chased &= other.chased;
+        self.provisional |= other.provisional;
+    }
+
     /// The moves `first`, `first + 2`, ... up to `last` (none if `first > last`).
     fn of(history: &History, first: usize, last: usize) -> Tally {
         let mut tally = Tally::EMPTY;
@@ -238,14 +245,15 @@ fn extend_run(
         if ruled_against(history, start, occurrences, color) {
             break;
         }
-        let mut longer = *tally;
-        let changed = (earlier_start + offset..=start + offset - 2)
-            .step_by(2)
-            .any(|ply| longer.add(history, ply) == Status::IDLE);
-        if changed {
+        // The earlier stretch joins the run only as a violation of its own: all checks, or all
+        // chases with a piece chased throughout. Pieces chased in turn from one stretch to the
+        // next are the pattern of rule 32; a stretch that on its own already changed (an idle
+        // move, or chases of different pieces that came to an end) begins the run after it.
+        let stretch = Tally::of(history, earlier_start + offset, start + offset - 2);
+        if stretch.classify(history).0 == Violation::Idle {
             break;
         }
-        *tally = longer;
+        tally.merge(&stretch);
         start = earlier_start;
     }
     start
