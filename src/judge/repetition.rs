@@ -171,6 +171,15 @@ fn counts(history: &History, ply: usize, occurrences: u32, parts: [Violation; 2]
     parts.contains(&Violation::PerpetualCheck) || repeats(history, ply - 1, occurrences)
 }
 
+/// Whether the repetition at `ply` (from `start`) can count at all, before any chase status is
+/// worked out: the position before `ply` has recurred, or one side checked on every move of the
+/// stretch (a part can be a perpetual check only then).
+fn may_count(history: &History, start: usize, ply: usize, occurrences: u32) -> bool {
+    let records = history.records();
+    let all_checks = |first: usize| (first..=ply).step_by(2).all(|p| records[p].gives_check());
+    repeats(history, ply - 1, occurrences) || all_checks(start + 1) || all_checks(start + 2)
+}
+
 /// Whether `color` was ruled a violator at `ply` (an earlier occurrence, so settled): the
 /// judge's own verdict there, kept once worked out. A violation ruled and given up is history:
 /// a run never reaches back across it. The verdicts at the earlier occurrences of the same
@@ -323,9 +332,17 @@ pub fn judge_at(history: &History, ply: usize, occurrences: u32) -> Ruling {
         ply,
         cycles: None,
     };
-    let Some([to_move, other]) = parts(history, ply, occurrences) else {
+    if ply == 0 {
+        return undecided;
+    }
+    let Some(start) = cycle_start(history, ply, occurrences) else {
         return undecided;
     };
+    if !may_count(history, start, ply, occurrences) {
+        return undecided;
+    }
+    let to_move = side_part(history, ply, start, Part::ToMove, occurrences);
+    let other = side_part(history, ply, start, Part::Mover, occurrences);
     if !counts(
         history,
         ply,
@@ -383,6 +400,9 @@ pub fn judge_prune(
     let Some(start) = cycle_start(history, ply, occurrences) else {
         return Verdict::Undecided;
     };
+    if !may_count(history, start, ply, occurrences) {
+        return Verdict::Undecided;
+    }
     let ours = side_part(history, ply, start, Part::ToMove, occurrences);
     if ours.violation == Violation::Idle
         && draw_reaches_beta

@@ -46,7 +46,6 @@ pub struct Adjudicator {
 struct Pending {
     ply: usize,
     mover: Color,
-    ruling: Ruling,
     events: EventLog,
     decision: Option<Decision>,
     /// The move-count rule or the cap on plies, as reached at that ply.
@@ -119,11 +118,10 @@ impl Adjudicator {
             None => Some(judge_at(&self.history, ply, self.rules.repetitions))
                 .filter(|r| r.verdict != Verdict::Undecided),
         };
-        if let Some(r) = ruling.as_ref().filter(|r| r.is_provisional()) {
+        if ruling.as_ref().is_some_and(Ruling::is_provisional) {
             self.pending = Some(Pending {
                 ply,
                 mover,
-                ruling: r.clone(),
                 events: self.events.clone(),
                 decision: self.decision.clone(),
                 limit: self.limit_reached(),
@@ -244,16 +242,13 @@ impl Adjudicator {
     }
 
     /// Judges `ply` again now that its move has its reply, if its ruling was read before the
-    /// reply; when the settled ruling differs, the ply is noted and decided again with it.
+    /// reply: the ply is noted and decided again with the settled ruling.
     fn settle_pending(&mut self, ply: usize) {
         let Some(pending) = self.pending.take().filter(|p| p.ply == ply) else {
             return;
         };
         let settled = Some(judge_at(&self.history, ply, self.rules.repetitions))
             .filter(|r| r.verdict != Verdict::Undecided);
-        if settled.as_ref() == Some(&pending.ruling) {
-            return;
-        }
         self.events = pending.events;
         self.decision = pending.decision;
         self.note(ply, pending.mover, settled.clone());
