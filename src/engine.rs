@@ -14,7 +14,6 @@ use crate::options::{OptionError, OptionNote, OptionSpec, OptionValue};
 use crate::position::Position;
 use crate::search::ordering::Heuristics;
 use crate::search::score::Score;
-use crate::search::time::Limits;
 use crate::search::tt::{Bound, TranspositionTable};
 use crate::search::{self, CurrentMove, Progress, SearchConfig, SearchInfo, SearchResult, Signals};
 use rand::SeedableRng;
@@ -28,7 +27,10 @@ use std::time::Instant;
 mod offer;
 mod settings;
 
+pub use crate::search::skill::MAX_LEVEL as MAX_SKILL_LEVEL;
+pub use crate::search::time::Limits;
 pub use offer::Offer;
+pub use settings::SKILL_LEVEL;
 use settings::{BookUse, ENGINE_OPTIONS, Evaluation, Strength};
 
 /// What a running search tells the front end.
@@ -207,7 +209,8 @@ impl Engine {
             .file
             .as_ref()
             .map_or_else(|| Book::embedded(), |(_, book)| book.as_ref());
-        let losing = crate::judge::losing_moves(&self.judge_history(), crate::book::REPETITIONS);
+        let losing =
+            crate::judge::losing_moves(&self.judge_history(), crate::judge::GAME_REPETITIONS);
         book.choose(
             self.game.position(),
             &self.banned,

@@ -25,6 +25,16 @@ pub struct Position {
     checkers: Bitboard,
 }
 
+/// How a game stands on the board when the side to move has no legal move. Either way the side
+/// to move has lost (in Xiangqi a stalemate loses too).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// In check with no legal move.
+    Checkmate,
+    /// Not in check, with no legal move.
+    Stalemate,
+}
+
 /// Why a board cannot be a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionError {
@@ -253,6 +263,17 @@ impl Position {
     #[inline]
     pub fn in_check(&self) -> bool {
         self.checkers.any()
+    }
+
+    /// Checkmate or stalemate when the side to move has no legal move; `None` while it has one.
+    pub fn outcome(&self) -> Option<Outcome> {
+        if crate::movegen::has_legal_move(self) {
+            None
+        } else if self.in_check() {
+            Some(Outcome::Checkmate)
+        } else {
+            Some(Outcome::Stalemate)
+        }
     }
 
     /// Pieces of `by` that attack `sq` when the board's occupancy is `occ`. The king counts as a rook

@@ -14,14 +14,12 @@ use xq::fen;
 use xq::game::Game as GameLine;
 use xq::movegen::legal_moves;
 use xq::moves::{Move, RankStyle};
-use xq::position::Position as RustPosition;
-use xq::record::FileGames;
-use xq::record::GameRecord;
+use xq::position::{Outcome, Position as RustPosition};
 use xq::record::describe::{write_chinese, write_wxf};
 use xq::record::notation::{resolve, shapes};
-use xq::record::stream::{GameStream, StreamGames};
+use xq::referee::inputs::{Source, sources_at};
 use xq::referee::json::report_json;
-use xq::referee::{Adjudicator, GameReport, Rules};
+use xq::referee::{Adjudicator, DEFAULT_MOVE_LIMIT, GameReport, Judging, REPETITIONS_RANGE, Rules};
 
 create_exception!(xq, XqError, PyValueError, "Any error of the xq module.");
 create_exception!(xq, FenError, XqError, "A FEN that cannot be read.");
@@ -136,12 +134,12 @@ impl Position {
 
     /// Whether the side to move is checkmated.
     fn is_checkmate(&self) -> bool {
-        self.inner.in_check() && legal_moves(&self.inner).is_empty()
+        self.inner.outcome() == Some(Outcome::Checkmate)
     }
 
     /// Whether the side to move has no legal move and is not in check (a loss in Xiangqi).
     fn is_stalemate(&self) -> bool {
-        !self.inner.in_check() && legal_moves(&self.inner).is_empty()
+        self.inner.outcome() == Some(Outcome::Stalemate)
     }
 
     /// "red" or "black".
@@ -190,7 +188,7 @@ impl Game {
     /// A game from `fen` (or the start position); `repetitions` is how many times a position must
     /// occur to make a repetition (3 in games, 2 for the WXF manual's diagrams).
     #[new]
-    #[pyo3(signature = (fen = None, repetitions = 3))]
+    #[pyo3(signature = (fen = None, repetitions = Rules::DEFAULT.repetitions))]
     fn new(fen: Option<&str>, repetitions: u32) -> PyResult<Game> {
         check_repetitions(repetitions)?;
         let start = read_fen(fen)?;
@@ -242,14 +240,14 @@ impl Game {
     /// these moves: result, reason, ply, violator, cycles, chased pieces, why each counts as
     /// unprotected, the WXF rule cited, the explanation, and the repetitions on the way.
     fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let r = self.judge();
+        let r = self.judge()?;
         to_python(py, &report_json(&r))
     }
 
     /// The ruling at this point: the report if the game stands decided (checkmate, stalemate or
     /// a repetition ruled, as the record ends here), else None.
     fn ruling<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let r = self.judge();
+        let r = self.judge()?;
         if r.decision().is_none() {
             return Ok(None);
         }
@@ -283,8 +281,14 @@ impl Game {
     }
 
     /// The referee's report on the game as a record ending here.
-    fn judge(&self) -> GameReport {
-        GameReport::judge("game", &GameRecord::of_game(&self.line), self.rules())
+    fn judge(&self) -> PyResult<GameReport> {
+        let source = Source::Game {
+            name: "game".to_string(),
+            game: Box::new(self.line.clone()),
+        };
+        Judging::new(vec![source], self.rules())
+            .next()
+            .ok_or_else(|| XqError::new_err("the referee gave no report on the game"))
     }
 }
 
@@ -356,7 +360,7 @@ fn to_python<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>>
 
 /// The number of occurrences that make a repetition, checked against the command line's range.
 fn check_repetitions(repetitions: u32) -> PyResult<()> {
-    let range = xq::referee::REPETITIONS;
+    let range = REPETITIONS_RANGE;
     if range.contains(&repetitions) {
         Ok(())
     } else {
@@ -374,13 +378,6 @@ fn referee_config(repetitions: u32, first_decision: bool, move_limit: u32) -> Py
     Ok(Rules::chosen(repetitions, first_decision, move_limit))
 }
 
-/// A game file to judge, and whether it was found in a directory (then, as on the command line, a
-/// file without any game in it is skipped, not an error).
-struct GameFile {
-    path: PathBuf,
-    found: bool,
-}
-
 /// Whether a string that names no file reads as the text of a record: tags, a line break, move
 /// numbers or a result.
 fn looks_like_record_text(text: &str) -> bool {
@@ -395,20 +392,10 @@ fn looks_like_record_text(text: &str) -> bool {
             })
 }
 
-/// The game files `source` names, selected as `xq referee` selects them: a file as given, a
+/// The sources `source` names, selected as `xq referee` selects them: a file as given, a
 /// directory's game files in name order (its own HTML reports left out).
-fn files_of(source: &Bound<'_, PyAny>) -> PyResult<Vec<GameFile>> {
+fn sources_of(source: &Bound<'_, PyAny>) -> PyResult<Vec<Source>> {
     let path: PathBuf = source.extract()?;
-    if path.is_dir() {
-        let found = xq::record::files::directory_files(&path);
-        if let Some((p, Some(e))) = found.iter().find(|(_, e)| e.is_some()) {
-            return Err(RecordError::new_err(format!("{}: {e}", p.display())));
-        }
-        return Ok(found
-            .into_iter()
-            .map(|(path, _)| GameFile { path, found: true })
-            .collect());
-    }
     if !path.exists() {
         if let Some(text) = path.to_str().filter(|t| looks_like_record_text(t)) {
             return Err(XqError::new_err(format!(
@@ -422,36 +409,21 @@ fn files_of(source: &Bound<'_, PyAny>) -> PyResult<Vec<GameFile>> {
             path.display()
         )));
     }
-    Ok(vec![GameFile { path, found: false }])
-}
-
-/// The reports of the games of a record's text, read as `xq referee -` reads a stream: a piece of
-/// whole games at a time.
-fn judge_text(text: &str, config: Rules) -> Vec<Value> {
-    text_games(text.as_bytes())
-        .flat_map(|read| judge_read(read, config))
-        .collect()
+    Ok(sources_at(&path))
 }
 
 /// The name of record text in reports.
 const TEXT: &str = "text";
 
-/// The games of a record's text, a piece at a time (the text is in memory already, so a piece may
-/// have any size).
-fn text_games<R: std::io::BufRead>(text: R) -> StreamGames<R> {
-    StreamGames::new(TEXT, GameStream::with_limit(text, usize::MAX))
+/// Judging the sources under `config` on the machine's cores.
+fn judging(sources: Vec<Source>, config: Rules) -> Judging {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    Judging::new(sources, config).threads(threads)
 }
 
-/// The reports of a piece of a text's games, or of why it could not be read.
-fn judge_read(read: Result<FileGames, xq::record::RecordError>, config: Rules) -> Vec<Value> {
-    match read {
-        Ok(found) => found
-            .games
-            .iter()
-            .map(|raw| report_json(&xq::referee::judge_raw(TEXT, found.encoding, raw, config)))
-            .collect(),
-        Err(e) => vec![report_json(&GameReport::unreadable(TEXT, 0, 0, e))],
-    }
+/// Record text, read as `xq referee -` reads a stream: a piece of whole games at a time.
+fn text_source(text: &str) -> Source {
+    Source::text(TEXT, text.as_bytes().to_vec())
 }
 
 /// A list of Python objects from the reports.
@@ -469,7 +441,7 @@ fn report_list<'py>(py: Python<'py>, values: &[Value]) -> PyResult<Bound<'py, Py
 /// judged on all cores with the interpreter's lock released. Record text is judged by
 /// `referee_text`.
 #[pyfunction]
-#[pyo3(signature = (path, repetitions = 3, first_decision = false, move_limit = 60))]
+#[pyo3(signature = (path, repetitions = Rules::DEFAULT.repetitions, first_decision = false, move_limit = DEFAULT_MOVE_LIMIT))]
 fn referee<'py>(
     py: Python<'py>,
     path: &Bound<'py, PyAny>,
@@ -478,15 +450,15 @@ fn referee<'py>(
     move_limit: u32,
 ) -> PyResult<Bound<'py, PyList>> {
     let config = referee_config(repetitions, first_decision, move_limit)?;
-    let files = files_of(path)?;
-    let values = py.detach(|| judge_files(&files, config));
+    let sources = sources_of(path)?;
+    let values = py.detach(|| judge_all(sources, config));
     report_list(py, &values)
 }
 
 /// Judges the games in the text of a record (PGN in any notation, DhtmlXQ) as `referee` judges a
 /// file's.
 #[pyfunction]
-#[pyo3(signature = (text, repetitions = 3, first_decision = false, move_limit = 60))]
+#[pyo3(signature = (text, repetitions = Rules::DEFAULT.repetitions, first_decision = false, move_limit = DEFAULT_MOVE_LIMIT))]
 fn referee_text<'py>(
     py: Python<'py>,
     text: &str,
@@ -495,46 +467,21 @@ fn referee_text<'py>(
     move_limit: u32,
 ) -> PyResult<Bound<'py, PyList>> {
     let config = referee_config(repetitions, first_decision, move_limit)?;
-    let values = py.detach(|| judge_text(text, config));
+    let source = text_source(text);
+    let values = py.detach(|| judge_all(vec![source], config));
     report_list(py, &values)
 }
 
-/// Judges the games of `files` on the machine's cores as `xq referee` does, keeping file and game
-/// order.
-fn judge_files(files: &[GameFile], config: Rules) -> Vec<Value> {
-    let files: Vec<(PathBuf, bool)> = files.iter().map(|f| (f.path.clone(), f.found)).collect();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    xq::referee::batch::judge_files(&files, config, threads)
-        .iter()
-        .map(report_json)
-        .collect()
+/// Every report of the sources, as JSON, in source and game order.
+fn judge_all(sources: Vec<Source>, config: Rules) -> Vec<Value> {
+    judging(sources, config).map(|r| report_json(&r)).collect()
 }
 
-/// An iterator over the reports of a collection's games, one file at a time, for collections too
-/// large to hold at once.
+/// An iterator over the reports of a collection's games, judged a batch of inputs at a time,
+/// for collections too large to hold at once.
 #[pyclass(module = "xq")]
 struct GameReports {
-    files: std::vec::IntoIter<GameFile>,
-    /// The games of a record's text, read a piece at a time.
-    text: Option<StreamGames<std::io::Cursor<Vec<u8>>>>,
-    pending: std::vec::IntoIter<Value>,
-    config: Rules,
-}
-
-impl GameReports {
-    /// Reports on `files`, then on the games of `text`, under `config`.
-    fn new(
-        files: Vec<GameFile>,
-        text: Option<StreamGames<std::io::Cursor<Vec<u8>>>>,
-        config: Rules,
-    ) -> GameReports {
-        GameReports {
-            files: files.into_iter(),
-            text,
-            pending: Vec::new().into_iter(),
-            config,
-        }
-    }
+    judging: Judging,
 }
 
 #[pymethods]
@@ -544,31 +491,17 @@ impl GameReports {
     }
 
     fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        loop {
-            if let Some(v) = self.pending.next() {
-                return to_python(py, &v).map(Some);
-            }
-            let config = self.config;
-            if let Some(text) = &mut self.text {
-                match py.detach(|| text.next().map(|read| judge_read(read, config))) {
-                    Some(values) => self.pending = values.into_iter(),
-                    None => self.text = None,
-                }
-                continue;
-            }
-            let Some(file) = self.files.next() else {
-                return Ok(None);
-            };
-            self.pending = py
-                .detach(|| judge_files(std::slice::from_ref(&file), config))
-                .into_iter();
+        let judging = &mut self.judging;
+        match py.detach(|| judging.next().map(|r| report_json(&r))) {
+            Some(v) => to_python(py, &v).map(Some),
+            None => Ok(None),
         }
     }
 }
 
 /// Like `referee`, but yields the reports one by one, reading one file at a time.
 #[pyfunction]
-#[pyo3(signature = (path, repetitions = 3, first_decision = false, move_limit = 60))]
+#[pyo3(signature = (path, repetitions = Rules::DEFAULT.repetitions, first_decision = false, move_limit = DEFAULT_MOVE_LIMIT))]
 fn iter_referee(
     path: &Bound<'_, PyAny>,
     repetitions: u32,
@@ -576,13 +509,15 @@ fn iter_referee(
     move_limit: u32,
 ) -> PyResult<GameReports> {
     let config = referee_config(repetitions, first_decision, move_limit)?;
-    Ok(GameReports::new(files_of(path)?, None, config))
+    Ok(GameReports {
+        judging: judging(sources_of(path)?, config),
+    })
 }
 
 /// Like `referee_text`, but yields the reports one by one, judging the text a piece of whole games
 /// at a time.
 #[pyfunction]
-#[pyo3(signature = (text, repetitions = 3, first_decision = false, move_limit = 60))]
+#[pyo3(signature = (text, repetitions = Rules::DEFAULT.repetitions, first_decision = false, move_limit = DEFAULT_MOVE_LIMIT))]
 fn iter_referee_text(
     text: &str,
     repetitions: u32,
@@ -590,8 +525,9 @@ fn iter_referee_text(
     move_limit: u32,
 ) -> PyResult<GameReports> {
     let config = referee_config(repetitions, first_decision, move_limit)?;
-    let text = text_games(std::io::Cursor::new(text.as_bytes().to_vec()));
-    Ok(GameReports::new(Vec::new(), Some(text), config))
+    Ok(GameReports {
+        judging: judging(vec![text_source(text)], config),
+    })
 }
 
 /// The WXF Xiangqi referee and the rules, from the xq engine.

@@ -452,14 +452,14 @@ fn own_score(score: Option<EngineScore>, depth: Option<u32>) -> String {
     })
 }
 
-/// The referee's rules for a match game: the first ruling ends the game (3 occurrences make a
-/// repetition, UCCI engines being sent the moves that would lose one), with a move-count rule of
+/// The referee's rules for a match game: the first ruling ends the game (the default count of
+/// occurrences makes a repetition, UCCI engines being sent the moves that would lose one), with a move-count rule of
 /// `move_limit` moves by each side and a cap of `max_plies` plies (0: none).
 pub fn match_rules(move_limit: u32, max_plies: u32) -> referee::Rules {
     referee::Rules {
         move_limit: (move_limit > 0).then_some(move_limit),
         ply_limit: (max_plies > 0).then_some(max_plies),
-        ..referee::Rules::first_decision(3)
+        ..referee::Rules::first_decision(referee::Rules::DEFAULT.repetitions)
     }
 }
 

@@ -184,9 +184,9 @@ fn probe(book: Option<&str>, fen_text: Option<&str>, moves: &[String]) -> ExitCo
 }
 
 /// The moves of the side to move that would complete a repetition it loses, as the referee rules
-/// them with its default rules ([`super::REPETITIONS`] occurrences).
+/// them with its default rules ([`crate::referee::Rules::DEFAULT`]).
 pub(super) fn losing_moves(game: &Game) -> Vec<Move> {
-    let mut referee = Adjudicator::new(game.start().clone(), Default::default());
+    let mut referee = Adjudicator::new(game.start().clone(), crate::referee::Rules::DEFAULT);
     for &m in game.moves() {
         if referee.play(m).is_err() {
             // A game's moves are legal; the referee plays the same moves.

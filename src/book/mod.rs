@@ -3,7 +3,7 @@
 //! share their entries), so the book finds a mirrored line too. The engine asks it for a move
 //! ([`Book::choose`]): a weighted random choice among the moves masters played often enough and
 //! with results close to the best, never one the caller names as a lost repetition (the moves the
-//! judge rules so at [`REPETITIONS`] occurrences).
+//! judge rules so at [`crate::judge::GAME_REPETITIONS`] occurrences).
 //!
 //! The binary format is in `src/book/FORMAT.md`; the book built into the binary
 //! (`src/book/master.xqb`) and how it was built are described there too.
@@ -75,9 +75,6 @@ pub const PRIOR_GAMES: f64 = 10.0;
 pub const MIN_SHARE: f64 = 0.05;
 /// ... and if its shrunk score is at most this far below the best shrunk score among those.
 pub const MAX_SCORE_DROP: f64 = 0.08;
-/// Occurrences of a position that complete a repetition, as a referee counts them: the lost
-/// repetitions a book move must not complete are the judge's at this count.
-pub const REPETITIONS: u32 = 3;
 /// The default of the `BookVariety` option.
 pub const DEFAULT_VARIETY: u32 = 50;
 

@@ -12,6 +12,9 @@ use crate::search::tt::TranspositionTable;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The UCI name of the strength option, 0 to [`MAX_LEVEL`] (the server sets it by this name).
+pub const SKILL_LEVEL: &str = "Skill Level";
+
 /// The engine's options, in the order of the UCI handshake (protocol-only options such as
 /// `Ranks` or `usemillisec` live in the protocol layer).
 pub const ENGINE_OPTIONS: &[OptionSpec<Engine>] = &[
@@ -182,7 +185,7 @@ pub const ENGINE_OPTIONS: &[OptionSpec<Engine>] = &[
         },
     },
     OptionSpec {
-        uci: Some("Skill Level"),
+        uci: Some(SKILL_LEVEL),
         ucci: None,
         kind: OptionKind::Spin {
             default: MAX_LEVEL as i64,

@@ -29,6 +29,10 @@ use crate::square::Color;
 use std::fmt;
 use std::str::FromStr;
 
+/// How many occurrences of a position make a repetition in a game: the position's third
+/// occurrence (what the referee, the match runner, the engine and the book count by default).
+pub const GAME_REPETITIONS: u32 = 3;
+
 /// How serious one side's part of a repetition is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Violation {

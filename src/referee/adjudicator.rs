@@ -9,8 +9,8 @@ use super::{Decision, Reason, Rules};
 use crate::judge::{
     History, Ruling, Verdict, judge_at, judge_end_of_record, keeps_up, losing_moves,
 };
-use crate::movegen::no_legal_moves;
 use crate::moves::{IllegalMove, Move};
+use crate::position::Outcome;
 use crate::position::Position;
 use crate::square::Color;
 
@@ -302,16 +302,13 @@ impl Adjudicator {
 
     fn terminal_state(&self) -> Option<Decision> {
         let pos = self.history.position();
-        if !no_legal_moves(pos) {
-            return None;
-        }
+        let outcome = pos.outcome()?;
         Some(Decision {
             verdict: Verdict::Win(pos.side_to_move().flip()),
             ply: self.history.plies(),
-            reason: if pos.in_check() {
-                Reason::Checkmate
-            } else {
-                Reason::Stalemate
+            reason: match outcome {
+                Outcome::Checkmate => Reason::Checkmate,
+                Outcome::Stalemate => Reason::Stalemate,
             },
         })
     }

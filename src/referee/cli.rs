@@ -4,14 +4,11 @@
 
 mod bench;
 
-use super::batch::judge_inputs;
-use super::inputs::{Batches, Source, collect_sources, input_at, total_bytes};
+use super::inputs::{collect_sources, input_at, total_bytes};
 use super::json::report_json;
 use super::progress::Progress;
 use super::text::{Tally, report_text};
-use super::{GameReport, Rules, html};
-use crate::record::stream::Numbering;
-use crate::record::{ErrorKind, RecordError};
+use super::{GameReport, Judging, Rules, html};
 use bench::bench;
 use std::io::{IsTerminal, Write};
 use std::num::NonZeroUsize;
@@ -28,7 +25,7 @@ pub struct RefereeArgs {
     pub inputs: Vec<String>,
     /// How many occurrences of a position make a repetition (2 reproduces the WXF cases'
     /// convention).
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(i64::from(*super::REPETITIONS.start())..=i64::from(*super::REPETITIONS.end())))]
+    #[arg(long, value_name = "N", default_value_t = Rules::DEFAULT.repetitions, value_parser = clap::value_parser!(u32).range(i64::from(*super::REPETITIONS_RANGE.start())..=i64::from(*super::REPETITIONS_RANGE.end())))]
     pub repetitions: u32,
     /// Take the first ruling as the game's result, as the WXF case suite does (with
     /// `--repetitions 2`). Without it, a forbidden repetition obliges the violator to change moves
@@ -109,19 +106,10 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let reads_stdin = sources.iter().any(|s| matches!(s, Source::Stdin));
     let total_bytes = total_bytes(&sources);
-    let mut batches = Batches::new(sources);
+    let mut judging = Judging::new(sources, config).threads(threads);
     if let Some(seconds) = args.bench {
-        let mut inputs = Vec::new();
-        loop {
-            let batch = batches.next_batch();
-            if batch.is_empty() {
-                break;
-            }
-            inputs.extend(batch);
-        }
-        return bench(&inputs, config, threads, seconds);
+        return bench(&judging.read_all(), config, threads, seconds);
     }
     let start = Instant::now();
     let stdout = std::io::stdout();
@@ -132,8 +120,6 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
     let mut tally = Tally::default();
     // Kept only for the HTML report, which lists every game.
     let mut kept = args.html.is_some().then(Vec::new);
-    let mut stream = Numbering::default();
-    let mut stdin_reports = 0;
     let progress = Progress::new(total_bytes);
     let completed = std::thread::scope(|s| {
         if std::io::stderr().is_terminal() {
@@ -141,15 +127,12 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
             let _ = std::thread::Builder::new().spawn_scoped(s, || progress.run());
         }
         let completed = loop {
-            let batch = batches.next_batch();
-            if batch.is_empty() {
+            let Some(batch) = judging.next_batch(&progress) else {
                 break true;
-            }
-            let (reports, skipped) = judge_inputs(&batch, config, threads, &progress, &mut stream);
-            tally.skipped.extend(skipped);
-            stdin_reports += reports.iter().filter(|r| r.file == "-").count();
+            };
+            tally.skipped.extend(batch.skipped);
             let _screen = progress.pause();
-            if !write_reports(reports, &mut out, &mut tally, &mut kept) {
+            if !write_reports(batch.reports, &mut out, &mut tally, &mut kept) {
                 break false;
             }
             // What is written shows before the progress line comes back.
@@ -162,19 +145,6 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
     });
     if !completed {
         return ExitCode::from(1);
-    }
-    if reads_stdin && stdin_reports == 0 {
-        let error = RecordError {
-            file: "-".into(),
-            line: None,
-            game: None,
-            ply: None,
-            kind: ErrorKind::NoGame,
-        };
-        let report = GameReport::unreadable("-", 0, 0, error);
-        if !write_reports(vec![report], &mut out, &mut tally, &mut kept) {
-            return ExitCode::from(1);
-        }
     }
     let summary = tally.summary(start.elapsed());
     let _ = if args.json {

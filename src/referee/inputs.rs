@@ -1,30 +1,42 @@
 //! The inputs the referee judges: the files and directories named on `xq referee`'s command line
-//! (or given to the Python module) and standard input, read a batch at a time (a file whole, a stream a piece of whole games at a time, as
-//! `record::stream` cuts it) so that memory stays bounded however much is read.
+//! (or given to the Python module), standard input or record text held in memory read as a
+//! stream, a request's bytes, and a game's moves from a position; read a batch at a time (a file
+//! whole, a stream a piece of whole games at a time, as `record::stream` cuts it) so that memory
+//! stays bounded however much is read.
 
+use crate::game::Game;
 use crate::record::files::{directory_files, input_written_by, read_game_file};
-use crate::record::stream::{GameStream, Piece};
+use crate::record::stream::{GameStream, MAX_GAME_BYTES, Piece};
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 /// What a piece of input is.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
-    /// A file named on the command line.
+    /// A file named on the command line, or bytes given whole.
     File,
     /// A file found by walking a directory: one without any game in it is skipped, not an error.
     FoundFile,
-    /// A piece of a stream (standard input is read a game at a time).
+    /// A piece of a stream (standard input and record text are read a piece of games at a time).
     Stream,
 }
 
-/// A piece of input: a file, or a run of games from standard input, or why it could not be read.
+/// What an input holds.
+pub enum Content {
+    /// Record bytes, with their place in their stream, or why they could not be read.
+    Bytes(Result<Piece, String>),
+    /// A game already played (its moves checked): one game, judged as its record would be.
+    Game(Box<Game>),
+}
+
+/// A piece of input: a file, a run of games from a stream, or a game, or why it could not be read.
 pub struct Input {
-    /// The name reports give it: the path as given, or `-`.
+    /// The name reports give it: the path as given, `-`, or the name its source was given.
     pub name: String,
     /// What it is.
     pub kind: Kind,
-    /// The bytes, with their place in their stream, or why they could not be read.
-    pub content: Result<Piece, String>,
+    /// What it holds.
+    pub content: Content,
 }
 
 impl Input {
@@ -40,18 +52,24 @@ impl Input {
         Input {
             name,
             kind,
-            content: bytes.map(|bytes| Piece {
+            content: Content::Bytes(bytes.map(|bytes| Piece {
                 bytes,
                 ..Piece::default()
-            }),
+            })),
         }
     }
 
     /// The bytes read.
     pub fn bytes(&self) -> usize {
-        self.content.as_ref().map_or(0, |p| p.bytes.len())
+        match &self.content {
+            Content::Bytes(Ok(piece)) => piece.bytes.len(),
+            Content::Bytes(Err(_)) | Content::Game(_) => 0,
+        }
     }
 }
+
+/// Record text read as a stream, a piece of whole games at a time.
+pub type Reader = Box<dyn BufRead + Send + Sync>;
 
 /// Where inputs come from, before anything is read.
 pub enum Source {
@@ -71,50 +89,92 @@ pub enum Source {
         /// Why.
         error: String,
     },
+    /// The bytes of a record file held in memory (a request's body), read as a file is.
+    Bytes {
+        /// The name reports give it.
+        name: String,
+        /// The bytes.
+        bytes: Vec<u8>,
+    },
+    /// Record text read as standard input is: a piece of whole games at a time, the games
+    /// numbered through the stream.
+    Stream {
+        /// The name reports give it.
+        name: String,
+        /// The text.
+        reader: Reader,
+        /// The most bytes a piece may have (text already in memory needs none: `usize::MAX`).
+        limit: usize,
+    },
+    /// A game played from a position, judged as the record of its moves would be.
+    Game {
+        /// The name reports give it.
+        name: String,
+        /// The game.
+        game: Box<Game>,
+    },
 }
 
-/// The sources the command line names: standard input for `-`, a directory's game files.
+impl Source {
+    /// Record text held in memory, read as a stream is.
+    pub fn text(name: &str, text: Vec<u8>) -> Source {
+        Source::Stream {
+            name: name.to_string(),
+            reader: Box::new(std::io::Cursor::new(text)),
+            limit: usize::MAX,
+        }
+    }
+}
+
+/// The sources a command line's arguments name: standard input for `-`, a directory's game
+/// files, a file as given.
 pub fn collect_sources(args: &[String]) -> Vec<Source> {
     let mut out = Vec::new();
     for arg in args {
         if arg == "-" {
             out.push(Source::Stdin);
-            continue;
-        }
-        let path = Path::new(arg);
-        if path.is_dir() {
-            out.extend(
-                directory_files(path)
-                    .into_iter()
-                    .map(|(path, error)| match error {
-                        None => Source::File {
-                            path,
-                            from_dir: true,
-                        },
-                        Some(error) => Source::Unreadable {
-                            name: path.display().to_string(),
-                            error,
-                        },
-                    }),
-            );
         } else {
-            out.push(Source::File {
-                path: path.to_path_buf(),
-                from_dir: false,
-            });
+            out.extend(sources_at(Path::new(arg)));
         }
     }
     out
 }
 
-/// The size of the files among the sources, for the progress bar (unknown with standard input).
+/// The sources a path names: a directory's game files in name order (its own HTML reports left
+/// out), each that cannot be read as such; a file as given.
+pub fn sources_at(path: &Path) -> Vec<Source> {
+    if !path.is_dir() {
+        return vec![Source::File {
+            path: path.to_path_buf(),
+            from_dir: false,
+        }];
+    }
+    directory_files(path)
+        .into_iter()
+        .map(|(path, error)| match error {
+            None => Source::File {
+                path,
+                from_dir: true,
+            },
+            Some(error) => Source::Unreadable {
+                name: path.display().to_string(),
+                error,
+            },
+        })
+        .collect()
+}
+
+/// The size of the files among the sources, for the progress bar (unknown with a stream).
 pub fn total_bytes(sources: &[Source]) -> Option<u64> {
-    let reads_stdin = sources.iter().any(|s| matches!(s, Source::Stdin));
-    (!reads_stdin).then(|| {
+    let streams = sources
+        .iter()
+        .any(|s| matches!(s, Source::Stdin | Source::Stream { .. }));
+    (!streams).then(|| {
         sources
             .iter()
             .map(|s| match s {
                 Source::File { path, .. } => std::fs::metadata(path).map_or(0, |m| m.len()),
+                Source::Bytes { bytes, .. } => bytes.len() as u64,
                 _ => 0,
             })
             .sum::<u64>()
@@ -135,10 +195,19 @@ pub fn input_at(path: &Path, sources: &[Source]) -> Option<String> {
 /// is read.
 const BATCH_BYTES: usize = 4 << 20;
 
+/// A stream being read, numbered among the streams of the sources.
+struct OpenStream {
+    name: String,
+    pieces: GameStream<Reader>,
+    index: usize,
+}
+
 /// The sources, read a batch at a time.
 pub struct Batches {
     sources: std::vec::IntoIter<Source>,
-    stdin: Option<GameStream<std::io::StdinLock<'static>>>,
+    stream: Option<OpenStream>,
+    /// The names of the streams opened so far.
+    streams: Vec<String>,
 }
 
 impl Batches {
@@ -146,28 +215,35 @@ impl Batches {
     pub fn new(sources: Vec<Source>) -> Batches {
         Batches {
             sources: sources.into_iter(),
-            stdin: None,
+            stream: None,
+            streams: Vec::new(),
         }
     }
 
-    /// The next batch; empty when every source is read.
-    pub fn next_batch(&mut self) -> Vec<Input> {
+    /// The names of the streams opened so far, in order (an input's `stream` indexes it).
+    pub fn streams(&self) -> &[String] {
+        &self.streams
+    }
+
+    /// The next batch, each input with the index of the stream it is a piece of; empty when every
+    /// source is read.
+    pub fn next_batch(&mut self) -> Vec<(Input, Option<usize>)> {
         let mut batch = Vec::new();
         let mut bytes = 0;
         while bytes < BATCH_BYTES {
-            if let Some(pieces) = &mut self.stdin {
-                match pieces.next() {
+            if let Some(open) = &mut self.stream {
+                match open.pieces.next() {
                     Some(content) => {
                         let input = Input {
-                            name: "-".to_string(),
+                            name: open.name.clone(),
                             kind: Kind::Stream,
-                            content,
+                            content: Content::Bytes(content),
                         };
                         bytes += input.bytes();
-                        batch.push(input);
+                        batch.push((input, Some(open.index)));
                         continue;
                     }
-                    None => self.stdin = None,
+                    None => self.stream = None,
                 }
             }
             let Some(source) = self.sources.next() else {
@@ -175,15 +251,40 @@ impl Batches {
             };
             let input = match source {
                 Source::Stdin => {
-                    self.stdin = Some(GameStream::new(std::io::stdin().lock()));
+                    let stdin = std::io::BufReader::new(std::io::stdin());
+                    self.open("-".to_string(), Box::new(stdin), MAX_GAME_BYTES);
+                    continue;
+                }
+                Source::Stream {
+                    name,
+                    reader,
+                    limit,
+                } => {
+                    self.open(name, reader, limit);
                     continue;
                 }
                 Source::File { path, from_dir } => Input::file(&path, from_dir),
                 Source::Unreadable { name, error } => Input::whole(name, Kind::File, Err(error)),
+                Source::Bytes { name, bytes } => Input::whole(name, Kind::File, Ok(bytes)),
+                Source::Game { name, game } => Input {
+                    name,
+                    kind: Kind::File,
+                    content: Content::Game(game),
+                },
             };
             bytes += input.bytes();
-            batch.push(input);
+            batch.push((input, None));
         }
         batch
+    }
+
+    /// Starts reading a stream.
+    fn open(&mut self, name: String, reader: Reader, limit: usize) {
+        self.streams.push(name.clone());
+        self.stream = Some(OpenStream {
+            name,
+            pieces: GameStream::with_limit(reader, limit),
+            index: self.streams.len() - 1,
+        });
     }
 }

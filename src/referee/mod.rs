@@ -4,19 +4,20 @@
 //! move-count rule and a cap on plies. The match runner, the record readers, the server and the
 //! Python module drive it.
 //!
-//! For game records (`judge_bytes`, `judge_raw`) it builds a [`GameReport`] (`report`): the
-//! verdict and its reason, the ply, the violator, the chased pieces and the cycle, moves recorded
-//! past the ruling, and whether the record's own result agrees. `words` puts rulings into words
+//! For game records ([`Judging`]: files, streams, bytes or a game's moves in, reports out) it
+//! builds a [`GameReport`] (`report`): the verdict and its reason, the ply, the violator, the
+//! chased pieces and the cycle, moves recorded past the ruling, and whether the record's own
+//! result agrees. `words` puts rulings into words
 //! once for every reader; `text`, `json` and `html` render reports; `cli` is `xq referee`.
 
 pub mod adjudicator;
-pub mod batch;
 pub mod cli;
 pub mod events;
 pub mod glyphs;
 pub mod html;
 pub mod inputs;
 pub mod json;
+pub mod judging;
 pub mod progress;
 pub mod report;
 pub mod rules;
@@ -25,14 +26,15 @@ pub mod words;
 
 pub use adjudicator::{Adjudicator, Ending};
 pub use events::{EventLog, RepetitionEvent};
+pub use judging::{Judging, Stop, judge_bytes};
 pub use report::{
     Agreement, CycleReport, GameReport, JudgedGame, RecordFacts, ReportBody, RulingReport,
 };
-pub use rules::{DEFAULT_MOVE_LIMIT, REPETITIONS, Rules};
+pub use rules::{DEFAULT_MOVE_LIMIT, REPETITIONS_RANGE, Rules};
 
-use crate::judge::{Ruling, Verdict};
-use crate::record::RawGame;
-use crate::record::encoding::Encoding;
+pub use crate::judge::Verdict;
+
+use crate::judge::Ruling;
 use crate::square::Color;
 use std::fmt;
 
@@ -117,25 +119,5 @@ impl fmt::Display for Decision {
             self.reason_name(),
             self.ply
         )
-    }
-}
-
-/// Reads one file's bytes and judges every game in it: what `xq referee` does for each file.
-pub fn judge_bytes(file: &str, bytes: &[u8], rules: Rules) -> Vec<GameReport> {
-    match crate::record::read_file(file, bytes) {
-        Err(e) => vec![GameReport::unreadable(file, 0, 0, e)],
-        Ok(games) => games
-            .games
-            .iter()
-            .map(|raw| judge_raw(file, games.encoding, raw, rules))
-            .collect(),
-    }
-}
-
-/// Resolves and judges one game as split from a file.
-pub fn judge_raw(file: &str, encoding: Encoding, raw: &RawGame, rules: Rules) -> GameReport {
-    match crate::record::resolve(file, encoding, raw) {
-        Ok(record) => GameReport::judge(file, &record, rules),
-        Err(e) => GameReport::unreadable(file, raw.index, raw.line, e),
     }
 }

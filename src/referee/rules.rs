@@ -10,9 +10,9 @@ use crate::judge::{self, ProtectionPolicy, RuleSet};
 /// common count (also 120 plies in Pikafish), and `--move-limit` sets another.
 pub const DEFAULT_MOVE_LIMIT: u32 = 60;
 
-/// The numbers of occurrences of a position a repetition may be set to take, on the command line
-/// (`--repetitions`) and in the Python module alike.
-pub const REPETITIONS: std::ops::RangeInclusive<u32> = 2..=100;
+/// The range of occurrences of a position a repetition may be set to take, on the command line
+/// (`--repetitions`), in the server and in the Python module alike.
+pub const REPETITIONS_RANGE: std::ops::RangeInclusive<u32> = 2..=100;
 
 /// How the referee decides a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -36,6 +36,10 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// What `xq referee`, the server and the Python module apply unless told otherwise: an
+    /// arbiter's reading at the game's count of occurrences ([`judge::GAME_REPETITIONS`]).
+    pub const DEFAULT: Rules = Rules::arbiter(judge::GAME_REPETITIONS);
+
     /// The ending of a record as an arbiter reads it: WXF rules, `repetitions` occurrences, the
     /// default move-count rule.
     pub const fn arbiter(repetitions: u32) -> Rules {
@@ -88,9 +92,9 @@ impl Rules {
 }
 
 impl Default for Rules {
-    /// [`Rules::arbiter`] with 3 occurrences: what `xq referee` applies.
+    /// [`Rules::DEFAULT`].
     fn default() -> Rules {
-        Rules::arbiter(3)
+        Rules::DEFAULT
     }
 }
 

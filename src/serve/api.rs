@@ -3,14 +3,14 @@
 //! JSON; every error is `{"error": "..."}` with a 4xx or 5xx status naming what was wrong.
 
 use super::{MAX_MOVES, Shared};
-use crate::engine::Engine;
+use crate::engine::{Engine, Limits, MAX_SKILL_LEVEL, SKILL_LEVEL};
 use crate::fen;
-use crate::judge::Verdict;
+use crate::game::Game;
 use crate::movegen::legal_moves;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::referee::{self, Adjudicator, Reason, Rules, json::report_json};
-use crate::search::time::Limits;
+use crate::moves::{IllegalMove, Move, MoveTextError};
+use crate::position::{Outcome, Position};
+use crate::referee::inputs::Source;
+use crate::referee::{self, Judging, Reason, Rules, Stop, Verdict, json::report_json};
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Query, State};
@@ -18,8 +18,9 @@ use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use serde_json::{Value, json};
 use std::collections::HashMap;
+use std::fmt;
 use std::sync::LazyLock;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Time limits of the requests that are not searches.
 const REFEREE_TIME: Duration = Duration::from_secs(20);
@@ -55,11 +56,16 @@ async fn blocking<T: Send + 'static>(
             StatusCode::INTERNAL_SERVER_ERROR,
             "the request's work failed",
         )),
-        Err(_) => Err(error(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!("the request took longer than {} s", limit.as_secs()),
-        )),
+        Err(_) => Err(out_of_time(limit)),
     }
+}
+
+/// The answer to a request whose work ran past `limit`.
+fn out_of_time(limit: Duration) -> Refusal {
+    error(
+        StatusCode::SERVICE_UNAVAILABLE,
+        format!("the request took longer than {} s", limit.as_secs()),
+    )
 }
 
 /// `GET /`: the page, with the board glyph font in it.
@@ -107,7 +113,12 @@ fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
 /// writes, one object per game, as a JSON array.
 pub async fn referee(Query(query): Query<HashMap<String, String>>, body: Bytes) -> Response {
     let settings = (|| {
-        let repetitions = number(&query, "repetitions", 3, referee::REPETITIONS)?;
+        let repetitions = number(
+            &query,
+            "repetitions",
+            Rules::DEFAULT.repetitions,
+            referee::REPETITIONS_RANGE,
+        )?;
         let move_limit = number(&query, "move_limit", referee::DEFAULT_MOVE_LIMIT, 0..=1000)?;
         let first_decision = match query.get("first_decision").map(String::as_str) {
             None | Some("false" | "0") => false,
@@ -128,55 +139,59 @@ pub async fn referee(Query(query): Query<HashMap<String, String>>, body: Bytes) 
     if body.is_empty() {
         return error(StatusCode::BAD_REQUEST, "the request has no game record").into_response();
     }
+    let deadline = Instant::now() + REFEREE_TIME;
     let work = move || {
-        referee::judge_bytes("request", &body, config)
-            .iter()
-            .map(report_json)
-            .collect::<Vec<Value>>()
+        let source = Source::Bytes {
+            name: "request".to_string(),
+            bytes: body.to_vec(),
+        };
+        let mut judging = Judging::new(vec![source], config).stop(Stop::at(deadline));
+        let reports: Vec<Value> = judging.by_ref().map(|r| report_json(&r)).collect();
+        (!judging.was_stopped()).then_some(reports)
     };
-    match blocking(REFEREE_TIME, work).await {
-        Ok(reports) => Json(Value::Array(reports)).into_response(),
+    // The judging stops itself at the deadline; the wait allows a little past it for the answer.
+    match blocking(REFEREE_TIME + LEGAL_TIME, work).await {
+        Ok(Some(reports)) => Json(Value::Array(reports)).into_response(),
+        Ok(None) => out_of_time(REFEREE_TIME).into_response(),
         Err(answer) => answer.into_response(),
     }
 }
 
-/// A position and the moves played from it, as a request names them.
-struct Line {
-    start: Position,
-    moves: Vec<Move>,
-    /// The position after the moves.
-    end: Position,
+/// A bad request: the words saying what was wrong.
+fn bad_request(message: impl Into<String>) -> Refusal {
+    error(StatusCode::BAD_REQUEST, message)
 }
 
 /// Reads `fen` (default: the start position) and `moves` (ICCS texts) from a JSON request, and
 /// plays the moves, each checked.
-fn read_line(request: &Value) -> Result<Line, String> {
+fn read_line(request: &Value) -> Result<Game, Refusal> {
     let start = match request.get("fen") {
         None | Some(Value::Null) => Position::startpos(),
-        Some(Value::String(text)) => start_position(text).map_err(|e| format!("fen: {e}"))?,
-        Some(_) => return Err("fen: not a string".into()),
+        Some(Value::String(text)) => {
+            start_position(text).map_err(|e| bad_request(format!("fen: {e}")))?
+        }
+        Some(_) => return Err(bad_request("fen: not a string")),
     };
     let texts = match request.get("moves") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(list)) => list.clone(),
-        Some(_) => return Err("moves: not a list of moves".into()),
+        None | Some(Value::Null) => &Vec::new(),
+        Some(Value::Array(list)) => list,
+        Some(_) => return Err(bad_request("moves: not a list of moves")),
     };
     if texts.len() > MAX_MOVES {
-        return Err(format!(
+        return Err(bad_request(format!(
             "moves: {} moves, more than the {MAX_MOVES} one request may carry",
             texts.len()
-        ));
+        )));
     }
-    let texts: Vec<String> = texts
+    let texts: Vec<&str> = texts
         .iter()
         .enumerate()
         .map(|(i, t)| {
             t.as_str()
-                .map(str::to_string)
-                .ok_or_else(|| format!("moves: ply {} is not a string", i + 1))
+                .ok_or_else(|| bad_request(format!("moves: ply {} is not a string", i + 1)))
         })
         .collect::<Result<_, _>>()?;
-    play(start, texts.iter().map(String::as_str))
+    play(start, &texts).map_err(|e| bad_request(e.to_string()))
 }
 
 /// A start position from FEN, read as the referee reads a record's: a position no game can reach
@@ -185,22 +200,44 @@ fn start_position(text: &str) -> Result<Position, fen::FenError> {
     fen::parse_lenient(text).map(|(pos, _warnings)| pos)
 }
 
-/// Plays move texts from `start`, each checked for legality.
-fn play<'a>(start: Position, texts: impl Iterator<Item = &'a str>) -> Result<Line, String> {
-    let mut end = start.clone();
-    let mut moves = Vec::new();
-    for (i, text) in texts.enumerate() {
-        let ply = i + 1;
-        let m: Move = text
-            .parse()
-            .map_err(|e| format!("ply {ply}: move {:?}: {e}", crate::clip::quote(text)))?;
-        if !end.is_legal(m) {
-            return Err(format!("ply {ply}: {m} is not legal in {end}"));
+/// Why a request's moves could not be played.
+#[derive(Debug)]
+enum LineError {
+    /// A move's text is not ICCS.
+    Text {
+        ply: usize,
+        text: String,
+        error: MoveTextError,
+    },
+    /// A move is not legal where it is played.
+    Illegal(IllegalMove),
+}
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LineError::Text { ply, text, error } => {
+                write!(f, "ply {ply}: move {:?}: {error}", crate::clip::quote(text))
+            }
+            LineError::Illegal(e) => e.fmt(f),
         }
-        end.play(m);
-        moves.push(m);
     }
-    Ok(Line { start, moves, end })
+}
+
+/// The game of move texts (ICCS) played from `start`, each checked.
+fn play(start: Position, texts: &[&str]) -> Result<Game, LineError> {
+    let moves = texts
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            text.parse::<Move>().map_err(|error| LineError::Text {
+                ply: i + 1,
+                text: text.to_string(),
+                error,
+            })
+        })
+        .collect::<Result<Vec<Move>, LineError>>()?;
+    Game::replay(start, &moves).map_err(LineError::Illegal)
 }
 
 /// Parses a JSON request body.
@@ -219,43 +256,44 @@ pub async fn legal(body: Bytes) -> Response {
     };
     let work = move || {
         read_line(&request).map(|line| {
-            let pos = &line.end;
+            let pos = line.position();
             let moves: Vec<String> = legal_moves(pos).iter().map(|m| m.to_string()).collect();
-            let none = moves.is_empty();
+            let outcome = pos.outcome();
             json!({
                 "fen": pos.to_string(),
                 "side_to_move": pos.side_to_move().name(),
                 "legal_moves": moves,
                 "in_check": pos.in_check(),
-                "mate": none && pos.in_check(),
-                "stalemate": none && !pos.in_check(),
+                "mate": outcome == Some(Outcome::Checkmate),
+                "stalemate": outcome == Some(Outcome::Stalemate),
             })
         })
     };
     match blocking(LEGAL_TIME, work).await {
         Ok(Ok(answer)) => Json(answer).into_response(),
-        Ok(Err(message)) => error(StatusCode::BAD_REQUEST, message).into_response(),
-        Err(answer) => answer.into_response(),
+        Ok(Err(refusal)) | Err(refusal) => refusal.into_response(),
     }
 }
 
 /// A non-negative integer field of a JSON request, if present.
-fn field(request: &Value, name: &str, max: u64) -> Result<Option<u64>, String> {
+fn field(request: &Value, name: &str, max: u64) -> Result<Option<u64>, Refusal> {
     match request.get(name) {
         None | Some(Value::Null) => Ok(None),
         Some(v) => match v.as_u64() {
             Some(n) if n <= max => Ok(Some(n)),
-            _ => Err(format!("{name}: not a whole number from 0 to {max}")),
+            _ => Err(bad_request(format!(
+                "{name}: not a whole number from 0 to {max}"
+            ))),
         },
     }
 }
 
 /// The limits and strength an analysis request asks for.
-fn analysis_settings(request: &Value) -> Result<(Limits, Option<u64>), String> {
+fn analysis_settings(request: &Value) -> Result<(Limits, Option<u64>), Refusal> {
     let movetime = field(request, "movetime_ms", MAX_MOVETIME.as_millis() as u64)?;
     let nodes = field(request, "nodes", 100_000_000)?;
     let depth = field(request, "depth", 64)?;
-    let skill = field(request, "skill", 20)?;
+    let skill = field(request, "skill", u64::from(MAX_SKILL_LEVEL))?;
     let movetime = match (movetime, nodes, depth) {
         (Some(ms), ..) => Duration::from_millis(ms.max(1)),
         (None, None, None) => DEFAULT_MOVETIME,
@@ -279,11 +317,11 @@ pub async fn analyse(State(shared): State<Shared>, body: Bytes) -> Response {
     };
     let (limits, skill) = match analysis_settings(&request) {
         Ok(settings) => settings,
-        Err(message) => return error(StatusCode::BAD_REQUEST, message).into_response(),
+        Err(refusal) => return refusal.into_response(),
     };
     let line = match read_line(&request) {
         Ok(line) => line,
-        Err(message) => return error(StatusCode::BAD_REQUEST, message).into_response(),
+        Err(refusal) => return refusal.into_response(),
     };
     let Ok(permit) = shared.searches.clone().try_acquire_owned() else {
         return error(
@@ -299,22 +337,22 @@ pub async fn analyse(State(shared): State<Shared>, body: Bytes) -> Response {
     };
     match blocking(limit, work).await {
         Ok(Ok(answer)) => Json(answer).into_response(),
-        Ok(Err(message)) => error(StatusCode::INTERNAL_SERVER_ERROR, message).into_response(),
-        Err(answer) => answer.into_response(),
+        Ok(Err(refusal)) | Err(refusal) => refusal.into_response(),
     }
 }
 
 /// One search on a fresh engine.
-fn search(line: Line, limits: Limits, skill: Option<u64>) -> Result<Value, String> {
+fn search(line: Game, limits: Limits, skill: Option<u64>) -> Result<Value, Refusal> {
+    let failed = |message: String| error(StatusCode::INTERNAL_SERVER_ERROR, message);
     let mut engine = Engine::new();
     if let Some(level) = skill {
         engine
-            .set_option("Skill Level", &level.to_string())
-            .map_err(|e| format!("skill: {e}"))?;
+            .set_option(SKILL_LEVEL, &level.to_string())
+            .map_err(|e| failed(format!("skill: {e}")))?;
     }
     engine
-        .set_position(line.start, &line.moves)
-        .map_err(|e| e.to_string())?;
+        .set_position(line.start().clone(), line.moves())
+        .map_err(|e| failed(e.to_string()))?;
     let mut best_line = None;
     let result = engine
         .search_blocking(limits, &mut |info| {
@@ -322,7 +360,7 @@ fn search(line: Line, limits: Limits, skill: Option<u64>) -> Result<Value, Strin
                 best_line = Some(info);
             }
         })
-        .map_err(|e| format!("the search could not start: {e:?}"))?;
+        .map_err(|e| failed(format!("the search could not start: {e:?}")))?;
     let score = match result.score.mate_moves() {
         Some(m) => json!({ "mate": m }),
         None => json!({ "cp": result.score.0 }),
@@ -383,30 +421,32 @@ pub async fn chessdb(Query(query): Query<HashMap<String, String>>) -> Response {
             format!("movelist: more than {MAX_MOVES} moves"),
         );
     }
-    let line = match play(start, texts.into_iter()) {
+    let line = match play(start, &texts) {
         Ok(line) => line,
         Err(message) => return text(StatusCode::BAD_REQUEST, format!("movelist: {message}")),
     };
-    match blocking(LEGAL_TIME, move || rule_check(&line)).await {
+    match blocking(LEGAL_TIME, move || rule_check(line)).await {
         Ok(digit) => text(StatusCode::OK, digit.to_string()),
         Err(answer) => answer.into_response(),
     }
 }
 
-/// The `rulecheck` digit for a line of moves.
-fn rule_check(line: &Line) -> u8 {
+/// The `rulecheck` digit for a game: the referee's ending of the record of its moves, under the
+/// repetition rules alone, read at the first recurrence.
+fn rule_check(line: Game) -> u8 {
     let rules = Rules {
         move_limit: None,
         ..Rules::arbiter(2)
     };
-    let mut game = Adjudicator::new(line.start.clone(), rules);
-    for &m in &line.moves {
-        if game.play(m).is_err() {
-            // The line's moves were checked when it was read.
-            return 0;
-        }
-    }
-    let Some(decision) = game.ending(true).decision else {
+    let to_move = line.position().side_to_move();
+    let source = Source::Game {
+        name: "movelist".to_string(),
+        game: Box::new(line),
+    };
+    let Some(report) = Judging::new(vec![source], rules).next() else {
+        return 0;
+    };
+    let Some(decision) = report.decision() else {
         return 0;
     };
     if !matches!(decision.reason, Reason::Repetition(_)) {
@@ -414,7 +454,7 @@ fn rule_check(line: &Line) -> u8 {
     }
     match decision.verdict {
         Verdict::Draw => 1,
-        Verdict::Win(winner) if winner == line.end.side_to_move() => 3,
+        Verdict::Win(winner) if winner == to_move => 3,
         Verdict::Win(_) => 2,
         Verdict::Undecided => 0,
     }

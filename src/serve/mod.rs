@@ -7,6 +7,7 @@ mod api;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
+use std::fmt;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use tokio::sync::Semaphore;
@@ -41,9 +42,42 @@ fn router(searches: usize) -> Router {
         .with_state(shared)
 }
 
+/// Why the server could not start or stopped.
+#[derive(Debug)]
+pub enum ServeError {
+    /// The server's threads could not be started.
+    Threads(std::io::Error),
+    /// The address could not be listened on.
+    Listen {
+        /// The host and port asked for.
+        address: String,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// The address bound could not be read.
+    Address(std::io::Error),
+    /// Serving failed.
+    Stopped(std::io::Error),
+}
+
+impl fmt::Display for ServeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ServeError::Threads(e) => write!(f, "cannot start the server's threads: {e}"),
+            ServeError::Listen { address, error } => {
+                write!(f, "cannot listen on {address}: {error}")
+            }
+            ServeError::Address(e) => write!(f, "cannot read the address bound: {e}"),
+            ServeError::Stopped(e) => write!(f, "the server stopped: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ServeError {}
+
 /// Serves on `host:port` (port 0: any free port) until SIGINT or SIGTERM. `ready` gets the
 /// address bound, before the first request is taken.
-pub fn run(host: &str, port: u16, ready: impl FnOnce(SocketAddr)) -> Result<(), String> {
+pub fn run(host: &str, port: u16, ready: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -51,19 +85,20 @@ pub fn run(host: &str, port: u16, ready: impl FnOnce(SocketAddr)) -> Result<(), 
         // request waits for one; its time limit still applies), not one thread per request.
         .max_blocking_threads(4 * cores)
         .build()
-        .map_err(|e| format!("cannot start the server's threads: {e}"))?;
+        .map_err(ServeError::Threads)?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind((host, port))
             .await
-            .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
-        let address = listener
-            .local_addr()
-            .map_err(|e| format!("cannot read the address bound: {e}"))?;
+            .map_err(|error| ServeError::Listen {
+                address: format!("{host}:{port}"),
+                error,
+            })?;
+        let address = listener.local_addr().map_err(ServeError::Address)?;
         ready(address);
         axum::serve(listener, router(cores))
             .with_graceful_shutdown(shutdown())
             .await
-            .map_err(|e| format!("the server stopped: {e}"))
+            .map_err(ServeError::Stopped)
     })
 }
 

@@ -14,12 +14,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use xq::arena::openings::{self, Opening};
 use xq::eval::EvalChoice;
-use xq::judge::Verdict;
 use xq::movegen::legal_moves;
 use xq::moves::Move;
 use xq::nnue::Network;
 use xq::position::Position;
-use xq::referee::{Adjudicator, Rules};
+use xq::referee::{Adjudicator, Rules, Verdict};
 use xq::search::ordering::Heuristics;
 use xq::search::score::Score;
 use xq::search::time::Limits;
@@ -210,11 +209,11 @@ impl Player {
     }
 }
 
-/// The referee's rules for a generated game: the first ruling ends it (3 occurrences make a
-/// repetition), and it is drawn at 300 plies.
+/// The referee's rules for a generated game: the first ruling ends it (the default count of
+/// occurrences makes a repetition), and it is drawn at 300 plies.
 const RULES: Rules = Rules {
     ply_limit: Some(300),
-    ..Rules::first_decision(3)
+    ..Rules::first_decision(Rules::DEFAULT.repetitions)
 };
 
 /// The start of a game: with probability `share` a line of `lines` and 0-2 random plies, else

@@ -1,27 +1,16 @@
 //! `xq referee --bench`: judges the inputs over and over on one thread and on all, and prints the
 //! throughput in games and plies a second.
 
-use crate::record::stream::Numbering;
 use crate::referee::Rules;
-use crate::referee::batch::judge_inputs;
-use crate::referee::inputs::Input;
-use crate::referee::progress::Progress;
+use crate::referee::judging::Inputs;
 use std::process::ExitCode;
 use std::time::Instant;
 
 /// Judges the inputs repeatedly for `seconds` on one thread and on `threads`, and prints the
 /// throughput.
-pub(super) fn bench(inputs: &[Input], config: Rules, threads: usize, seconds: f64) -> ExitCode {
-    let judge = |threads| {
-        judge_inputs(
-            inputs,
-            config,
-            threads,
-            &Progress::new(None),
-            &mut Numbering::default(),
-        )
-    };
-    let (reports, _) = judge(threads);
+pub(super) fn bench(inputs: &Inputs, config: Rules, threads: usize, seconds: f64) -> ExitCode {
+    let judge = |threads| inputs.judge(config, threads);
+    let reports = judge(threads);
     let games = reports.iter().filter(|r| r.game > 0).count();
     let plies: usize = reports.iter().map(|r| r.moves().len()).sum();
     if games == 0 {

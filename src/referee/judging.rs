@@ -1,0 +1,384 @@
+//! One path from bytes to reports: [`Judging`] takes the sources (files, a directory's files,
+//! standard input or text read as a stream, a request's bytes, a game's moves) and the rules, and
+//! gives the reports in source and game order, each game judged on up to the threads asked for.
+//! `xq referee`, the server and the Python module all judge through it; a [`Stop`] ends the work
+//! early (a deadline, or a flag another thread raises).
+
+use super::inputs::{Batches, Content, Input, Kind, Source};
+use super::progress::Progress;
+use super::{GameReport, Rules};
+use crate::game::Game;
+use crate::record::stream::{Numbering, read_error};
+use crate::record::{ErrorKind, FileGames, GameRecord, RecordError};
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// When judging stops before every game is judged: at a deadline, or once a flag is raised.
+#[derive(Clone, Debug, Default)]
+pub struct Stop {
+    deadline: Option<Instant>,
+    flag: Option<Arc<AtomicBool>>,
+}
+
+impl Stop {
+    /// Stops at `deadline`.
+    pub fn at(deadline: Instant) -> Stop {
+        Stop {
+            deadline: Some(deadline),
+            flag: None,
+        }
+    }
+
+    /// Stops once `flag` is raised.
+    pub fn on(flag: Arc<AtomicBool>) -> Stop {
+        Stop {
+            deadline: None,
+            flag: Some(flag),
+        }
+    }
+
+    /// Whether the work should stop now.
+    pub fn reached(&self) -> bool {
+        self.flag
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// The work was stopped before every game was judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stopped;
+
+/// The reports of one batch of inputs, and the files found in a directory that held no game.
+#[derive(Debug, Default)]
+pub struct Batch {
+    /// The reports, in source and game order.
+    pub reports: Vec<GameReport>,
+    /// Files found by walking a directory that hold no game (skipped, not errors).
+    pub skipped: Vec<String>,
+}
+
+/// Sources judged under rules, a batch at a time or a report at a time (as an iterator).
+pub struct Judging {
+    batches: Batches,
+    rules: Rules,
+    threads: usize,
+    stop: Stop,
+    streams: Vec<StreamState>,
+    /// Reports not yet taken by the iterator.
+    pending: VecDeque<GameReport>,
+    stopped: bool,
+    finished: bool,
+}
+
+impl Judging {
+    /// Judges `sources` under `rules`, on one thread, without a stop.
+    pub fn new(sources: Vec<Source>, rules: Rules) -> Judging {
+        Judging {
+            batches: Batches::new(sources),
+            rules,
+            threads: 1,
+            stop: Stop::default(),
+            streams: Vec::new(),
+            pending: VecDeque::new(),
+            stopped: false,
+            finished: false,
+        }
+    }
+
+    /// Judges on up to `threads` workers (the calling thread is one of them).
+    pub fn threads(mut self, threads: usize) -> Judging {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// Stops early when `stop` says so.
+    pub fn stop(mut self, stop: Stop) -> Judging {
+        self.stop = stop;
+        self
+    }
+
+    /// Whether judging was stopped before every game was judged.
+    pub fn was_stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// The next batch of reports, its progress counted on `progress`; `None` when every source
+    /// is judged, or the work was stopped (see [`Judging::was_stopped`]).
+    pub fn next_batch(&mut self, progress: &Progress) -> Option<Batch> {
+        if self.finished {
+            return None;
+        }
+        let inputs = self.batches.next_batch();
+        self.streams
+            .resize_with(self.batches.streams().len(), StreamState::default);
+        if inputs.is_empty() {
+            self.finished = true;
+            return self.streams_without_games();
+        }
+        match judge_inputs(
+            &inputs,
+            self.rules,
+            self.threads,
+            progress,
+            &mut self.streams,
+            &self.stop,
+        ) {
+            Ok(batch) => Some(batch),
+            Err(Stopped) => {
+                self.stopped = true;
+                self.finished = true;
+                None
+            }
+        }
+    }
+
+    /// Every input of the sources, read (for judging the same inputs over and over).
+    pub fn read_all(mut self) -> Inputs {
+        let mut inputs = Vec::new();
+        loop {
+            let batch = self.batches.next_batch();
+            if batch.is_empty() {
+                break;
+            }
+            inputs.extend(batch);
+        }
+        Inputs {
+            inputs,
+            streams: self.batches.streams().len(),
+        }
+    }
+
+    /// At the end: a report that a stream held no game, for each stream that gave no report.
+    fn streams_without_games(&self) -> Option<Batch> {
+        let reports: Vec<GameReport> = self
+            .batches
+            .streams()
+            .iter()
+            .zip(&self.streams)
+            .filter(|(_, state)| !state.reported)
+            .map(|(name, _)| {
+                let error = RecordError {
+                    kind: ErrorKind::NoGame,
+                    ..read_error(name, String::new())
+                };
+                GameReport::unreadable(name, 0, 0, error)
+            })
+            .collect();
+        (!reports.is_empty()).then(|| Batch {
+            reports,
+            skipped: Vec::new(),
+        })
+    }
+}
+
+impl Iterator for Judging {
+    type Item = GameReport;
+
+    fn next(&mut self) -> Option<GameReport> {
+        loop {
+            if let Some(report) = self.pending.pop_front() {
+                return Some(report);
+            }
+            let batch = self.next_batch(&Progress::new(None))?;
+            self.pending.extend(batch.reports);
+        }
+    }
+}
+
+/// Reads one file's bytes and judges every game in it, on this thread: what `xq referee` does for
+/// a file.
+pub fn judge_bytes(name: &str, bytes: &[u8], rules: Rules) -> Vec<GameReport> {
+    let source = Source::Bytes {
+        name: name.to_string(),
+        bytes: bytes.to_vec(),
+    };
+    Judging::new(vec![source], rules).collect()
+}
+
+/// Runs `f(i)` for every `i < n` on up to `threads` workers (as many as the system will start;
+/// the calling thread works too) until `stop`; results in index order, or `Stopped` when the work
+/// stopped before every item was done. `done` counts finished items.
+fn parallel<T: Send>(
+    n: usize,
+    threads: usize,
+    done: &AtomicUsize,
+    stop: &Stop,
+    f: impl Fn(usize) -> T + Sync,
+) -> Result<Vec<T>, Stopped> {
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut mine = Vec::new();
+        loop {
+            if stop.reached() {
+                break;
+            }
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= n {
+                break;
+            }
+            mine.push((i, f(i)));
+            done.fetch_add(1, Ordering::Relaxed);
+        }
+        mine
+    };
+    let mut parts: Vec<Vec<(usize, T)>> = std::thread::scope(|s| {
+        let workers: Vec<_> = (1..threads.clamp(1, n.max(1)))
+            .map_while(|_| std::thread::Builder::new().spawn_scoped(s, work).ok())
+            .collect();
+        let mut parts = vec![work()];
+        parts.extend(workers.into_iter().map(|w| w.join().unwrap_or_default()));
+        parts
+    });
+    let mut all: Vec<(usize, T)> = parts.iter_mut().flat_map(std::mem::take).collect();
+    if all.len() < n {
+        return Err(Stopped);
+    }
+    all.sort_by_key(|(i, _)| *i);
+    Ok(all.into_iter().map(|(_, t)| t).collect())
+}
+
+/// What an input became once read: its games, a game, or why it could not be read.
+enum Read {
+    Games(Result<FileGames, RecordError>),
+    Game,
+}
+
+/// One game to judge: a game as split from an input's bytes, or a game given.
+#[derive(Clone, Copy)]
+enum Task<'a> {
+    /// The input's name, its games and which of them.
+    Split(&'a str, &'a FileGames, usize),
+    /// The input's name and the game.
+    Given(&'a str, &'a Game),
+}
+
+/// A stream's games numbered through it, and whether it gave any report.
+#[derive(Default)]
+pub struct StreamState {
+    numbering: Numbering,
+    reported: bool,
+}
+
+/// The inputs of a batch read once, each with the stream it is a piece of (for judging the same
+/// inputs over and over).
+pub struct Inputs {
+    inputs: Vec<(Input, Option<usize>)>,
+    streams: usize,
+}
+
+impl Inputs {
+    /// Judges every input again from the start: the reports in input and game order.
+    pub fn judge(&self, rules: Rules, threads: usize) -> Vec<GameReport> {
+        let mut streams = Vec::new();
+        streams.resize_with(self.streams, StreamState::default);
+        let progress = Progress::new(None);
+        judge_inputs(
+            &self.inputs,
+            rules,
+            threads,
+            &progress,
+            &mut streams,
+            &Stop::default(),
+        )
+        .map_or_else(|Stopped| Vec::new(), |batch| batch.reports)
+    }
+}
+
+/// Splits and judges every input of a batch (each with the stream it is a piece of, if any);
+/// reports in input order and game order, and the found files that held no game. The games of a
+/// stream's pieces are numbered through the stream on `streams`.
+fn judge_inputs(
+    inputs: &[(Input, Option<usize>)],
+    rules: Rules,
+    threads: usize,
+    progress: &Progress,
+    streams: &mut [StreamState],
+    stop: &Stop,
+) -> Result<Batch, Stopped> {
+    let none = AtomicUsize::new(0);
+    let mut reads = parallel(inputs.len(), threads, &none, stop, |i| {
+        let (input, _) = &inputs[i];
+        match &input.content {
+            Content::Bytes(Ok(piece)) => Read::Games(piece.read(&input.name)),
+            Content::Bytes(Err(e)) => Read::Games(Err(read_error(&input.name, e.clone()))),
+            Content::Game(_) => Read::Game,
+        }
+    })?;
+    // Number the games of a stream's pieces through the stream; note the streams that gave a
+    // report (a piece with a game, or an error other than a piece without games).
+    for (read, (input, stream)) in reads.iter_mut().zip(inputs) {
+        let (Some(s), Read::Games(games)) = (stream, read) else {
+            continue;
+        };
+        match (games, &input.content) {
+            (Ok(games), Content::Bytes(Ok(piece))) => {
+                streams[*s].numbering.number(piece.place, games)
+            }
+            (Err(e), _) if e.kind == ErrorKind::NoGame => continue,
+            _ => {}
+        }
+        streams[*s].reported = true;
+    }
+    let mut batch = Batch::default();
+    let mut tasks = Vec::new();
+    let mut failed = Vec::new();
+    for (f, (read, (input, _))) in reads.iter().zip(inputs).enumerate() {
+        let name = input.name.as_str();
+        match (read, &input.content) {
+            (Read::Game, Content::Game(game)) => tasks.push((f, Task::Given(name, game))),
+            (Read::Game, Content::Bytes(_)) => {}
+            (Read::Games(Ok(games)), _) => {
+                tasks.extend((0..games.games.len()).map(|g| (f, Task::Split(name, games, g))))
+            }
+            (Read::Games(Err(e)), _)
+                if e.kind == ErrorKind::NoGame && input.kind == Kind::FoundFile =>
+            {
+                batch.skipped.push(input.name.clone())
+            }
+            // A piece of a stream with no game in it (prose between games).
+            (Read::Games(Err(e)), _)
+                if e.kind == ErrorKind::NoGame && input.kind == Kind::Stream => {}
+            (Read::Games(Err(e)), _) => {
+                failed.push((f, GameReport::unreadable(name, 0, 0, e.clone())))
+            }
+        }
+    }
+    let bytes: usize = inputs.iter().map(|(input, _)| input.bytes()).sum();
+    progress.start_batch(bytes as u64, tasks.len());
+    let reports = parallel(
+        tasks.len(),
+        threads,
+        &progress.games,
+        stop,
+        |i| match tasks[i].1 {
+            Task::Split(name, games, g) => judge_raw(name, games, g, rules),
+            Task::Given(name, game) => GameReport::judge(name, &GameRecord::of_game(game), rules),
+        },
+    );
+    progress.end_batch();
+    let reports = reports?;
+    // Interleave input-level failures at their input's place.
+    batch.reports.reserve(reports.len() + failed.len());
+    let mut failed = failed.into_iter().peekable();
+    for (report, &(f, _)) in reports.into_iter().zip(&tasks) {
+        while failed.peek().is_some_and(|(ff, _)| *ff < f) {
+            batch.reports.extend(failed.next().map(|(_, r)| r));
+        }
+        batch.reports.push(report);
+    }
+    batch.reports.extend(failed.map(|(_, r)| r));
+    Ok(batch)
+}
+
+/// Resolves and judges the `g`-th game as split from a file.
+fn judge_raw(name: &str, games: &FileGames, g: usize, rules: Rules) -> GameReport {
+    let raw = &games.games[g];
+    match crate::record::resolve(name, games.encoding, raw) {
+        Ok(record) => GameReport::judge(name, &record, rules),
+        Err(e) => GameReport::unreadable(name, raw.index, raw.line, e),
+    }
+}
