@@ -382,3 +382,75 @@ fn judge_raw(name: &str, games: &FileGames, g: usize, rules: Rules) -> GameRepor
         Err(e) => GameReport::unreadable(name, raw.index, raw.line, e),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+
+    const TWO_GAMES: &str = "[Event \"one\"]\n1. h2e2 h9g7 *\n\n[Event \"two\"]\n1. b2e2 *\n";
+
+    #[test]
+    fn bytes_a_stream_and_a_game_give_the_same_reports() {
+        let bytes = judge_bytes("games.pgn", TWO_GAMES.as_bytes(), Rules::DEFAULT);
+        let stream: Vec<GameReport> = Judging::new(
+            vec![Source::text("games.pgn", TWO_GAMES.into())],
+            Rules::DEFAULT,
+        )
+        .threads(2)
+        .collect();
+        assert_eq!(bytes.len(), 2);
+        assert_eq!(stream.len(), 2);
+        for (a, b) in bytes.iter().zip(&stream) {
+            assert_eq!(
+                (a.game, a.moves(), a.result()),
+                (b.game, b.moves(), b.result())
+            );
+        }
+        let moves = bytes[0].moves().to_vec();
+        let game = Game::replay(Position::startpos(), &moves).expect("legal moves");
+        let given: Vec<GameReport> = Judging::new(
+            vec![Source::Game {
+                name: "game".into(),
+                game: Box::new(game),
+            }],
+            Rules::DEFAULT,
+        )
+        .collect();
+        assert_eq!(given.len(), 1);
+        assert_eq!(given[0].moves(), &moves[..]);
+    }
+
+    #[test]
+    fn a_stream_without_games_is_one_error_at_the_end() {
+        let sources = vec![
+            Source::text("empty", Vec::new()),
+            Source::Bytes {
+                name: "games.pgn".into(),
+                bytes: TWO_GAMES.into(),
+            },
+        ];
+        let reports: Vec<GameReport> = Judging::new(sources, Rules::DEFAULT).collect();
+        assert_eq!(reports.len(), 3);
+        assert_eq!(reports[2].file, "empty");
+        assert_eq!(
+            reports[2].error().map(|e| e.kind.clone()),
+            Some(ErrorKind::NoGame)
+        );
+    }
+
+    #[test]
+    fn a_raised_stop_ends_the_work_without_reports() {
+        let flag = Arc::new(AtomicBool::new(true));
+        let source = Source::Bytes {
+            name: "games.pgn".into(),
+            bytes: TWO_GAMES.into(),
+        };
+        let mut judging = Judging::new(vec![source], Rules::DEFAULT).stop(Stop::on(flag));
+        assert!(judging.next().is_none());
+        assert!(judging.was_stopped());
+        let past = Stop::at(Instant::now());
+        assert!(past.reached());
+        assert!(!Stop::default().reached());
+    }
+}
