@@ -3,7 +3,7 @@
 //! share their entries), so the book finds a mirrored line too. The engine asks it for a move
 //! ([`Book::choose`]): a weighted random choice among the moves masters played often enough and
 //! with results close to the best, never one the caller names as a lost repetition (the moves the
-//! judge rules so at [`crate::judge::GAME_REPETITIONS`] occurrences).
+//! judge rules so at the game's count of occurrences).
 //!
 //! The binary format is in `src/book/FORMAT.md`; the book built into the binary
 //! (`src/book/master.xqb`) and how it was built are described there too.

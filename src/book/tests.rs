@@ -185,10 +185,6 @@ fn a_book_move_that_loses_by_repetition_is_not_chosen() {
     }]);
     assert_eq!(book.probe(game.position())[0].mv, mv("h8h9"));
     let losing = losing_moves(&game);
-    // The referee's default rules, by which the book's command line rules them, count
-    // the game's count of occurrences as the engine does.
-    let referee = crate::referee::Adjudicator::new(start.clone(), Default::default());
-    assert_eq!(referee.rules().repetitions, crate::judge::GAME_REPETITIONS);
     assert!(
         losing.contains(&mv("h8h9")),
         "the judge rules h8h9 a losing repetition here"
