@@ -15,7 +15,10 @@ use crate::position::Position;
 use crate::search::ordering::Heuristics;
 use crate::search::score::Score;
 use crate::search::tt::{Bound, TranspositionTable};
-use crate::search::{self, CurrentMove, Progress, SearchConfig, SearchInfo, SearchResult, Signals};
+use crate::search::{
+    self, CurrentMove, Progress, SearchConfig, SearchContext, SearchInfo, SearchRequest,
+    SearchResult, Signals,
+};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::sync::atomic::Ordering;
@@ -366,37 +369,38 @@ impl Engine {
         let worker = std::thread::Builder::new().spawn(move || {
             let mut heur = heur.lock().unwrap_or_else(|e| e.into_inner());
             let mut lines: Vec<SearchInfo> = Vec::new();
-            let mut result = search::search(
-                &history,
-                &banned,
-                &limits,
-                &config,
-                &tt,
-                &signals,
-                &mut heur,
-                &mut |progress| match progress {
-                    Progress::Line(info) => {
-                        if !skill.is_full() {
-                            // Each depth's lines come together, best first.
-                            if info.multipv == 1 {
-                                lines.clear();
-                            }
-                            lines.push(info.clone());
+            let request = SearchRequest {
+                banned: &banned,
+                limits: &limits,
+                config: &config,
+            };
+            let context = SearchContext {
+                tt: &tt,
+                signals: &signals,
+            };
+            let mut report = |progress: Progress| match progress {
+                Progress::Line(info) => {
+                    if !skill.is_full() {
+                        // Each depth's lines come together, best first.
+                        if info.multipv == 1 {
+                            lines.clear();
                         }
-                        if info.multipv as usize <= shown {
-                            reporter(Report::Info(info));
-                        }
+                        lines.push(info.clone());
                     }
-                    // Below full strength the move is chosen from the last completed depth's
-                    // lines, so a line from a depth cut short says nothing about it.
-                    Progress::Cut(info) => {
-                        if skill.is_full() {
-                            reporter(Report::Info(info));
-                        }
+                    if info.multipv as usize <= shown {
+                        reporter(Report::Info(info));
                     }
-                    Progress::CurrentMove(current) => reporter(Report::CurrentMove(current)),
-                },
-            );
+                }
+                // Below full strength the move is chosen from the last completed depth's
+                // lines, so a line from a depth cut short says nothing about it.
+                Progress::Cut(info) => {
+                    if skill.is_full() {
+                        reporter(Report::Info(info));
+                    }
+                }
+                Progress::CurrentMove(current) => reporter(Report::CurrentMove(current)),
+            };
+            let mut result = search::search(&history, &request, context, &mut heur, &mut report);
             drop(heur);
             if let Some(line) = skill.choose(&lines, &mut rng).and_then(|i| lines.get(i))
                 && let Some(&first) = line.pv.first()

@@ -4,6 +4,7 @@
 
 pub mod endgame;
 pub mod hce;
+mod hce_seed;
 mod hce_weights;
 
 use crate::moves::Move;

@@ -169,22 +169,22 @@ pub struct Searcher<'a> {
 }
 
 impl<'a> Searcher<'a> {
-    #[allow(clippy::too_many_arguments)]
+    /// A thread's searcher of `history` (its own copy of the game), the main thread's when `main`;
+    /// `start` is when the search started.
     fn new(
         history: History,
-        banned: &[Move],
-        limits: Limits,
-        config: SearchConfig,
-        tt: &'a TranspositionTable,
-        signals: &'a Signals,
+        request: &SearchRequest<'_>,
+        context: SearchContext<'a>,
         heur: Box<Heuristics>,
         main: bool,
         start: Instant,
     ) -> Searcher<'a> {
+        let SearchContext { tt, signals } = context;
+        let (limits, config) = (request.limits.clone(), request.config.clone());
         let root_ply = history.plies();
         let root_moves: Vec<RootMove> = legal_moves(history.position())
             .into_iter()
-            .filter(|m| !banned.contains(m))
+            .filter(|m| !request.banned.contains(m))
             .filter(|m| limits.search_moves.is_empty() || limits.search_moves.contains(m))
             .map(|mv| RootMove {
                 mv,
@@ -345,19 +345,38 @@ impl<'a> Searcher<'a> {
     }
 }
 
-/// Runs a search to completion on the calling thread plus `config.threads - 1` helpers and
-/// returns the best move. `report` receives progress from the main thread.
-#[allow(clippy::too_many_arguments)]
+/// What a search of a game is asked: the root moves it leaves out, its limits and its settings.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchRequest<'a> {
+    /// Root moves not to play (besides those `limits.search_moves` leaves out).
+    pub banned: &'a [Move],
+    /// When to stop, and which root moves to search.
+    pub limits: &'a Limits,
+    /// The lines, threads and evaluation.
+    pub config: &'a SearchConfig,
+}
+
+/// What the threads of a search share with each other and with the engine that started it.
+#[derive(Clone, Copy)]
+pub struct SearchContext<'a> {
+    /// The transposition table.
+    pub tt: &'a TranspositionTable,
+    /// Stop, ponder, the move's clock and the node count.
+    pub signals: &'a Signals,
+}
+
+/// Runs a search of `history`'s position to completion on the calling thread plus
+/// `config.threads - 1` helpers and returns the best move. `heur` carries the move-ordering
+/// heuristics from one search to the next; `report` receives progress from the main thread.
 pub fn search(
     history: &History,
-    banned: &[Move],
-    limits: &Limits,
-    config: &SearchConfig,
-    tt: &TranspositionTable,
-    signals: &Signals,
+    request: &SearchRequest<'_>,
+    context: SearchContext<'_>,
     heur: &mut Box<Heuristics>,
     report: &mut dyn FnMut(Progress),
 ) -> SearchResult {
+    let SearchContext { tt, signals } = context;
+    let (limits, config) = (request.limits, request.config);
     let start = Instant::now();
     if !limits.ponder {
         // A ponder search's clock starts at `ponderhit`, which the engine signals.
@@ -370,21 +389,11 @@ pub fn search(
     let (result, main_heur_back) = std::thread::scope(|scope| {
         let mut helpers = Vec::new();
         for t in 1..threads {
-            let (history, limits, config) = (history.clone(), limits.clone(), config.clone());
-            let banned = banned.to_vec();
+            let history = history.clone();
             // A helper the system cannot start (a thread or memory limit) is done without.
             let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
-                let mut s = Searcher::new(
-                    history,
-                    &banned,
-                    limits,
-                    config,
-                    tt,
-                    signals,
-                    Heuristics::new(),
-                    false,
-                    start,
-                );
+                let mut s =
+                    Searcher::new(history, request, context, Heuristics::new(), false, start);
                 // Helpers search on until the main thread stops them; odd helpers skip the first
                 // depth so the threads spread over the tree.
                 s.limits.depth = None;
@@ -398,17 +407,7 @@ pub fn search(
             }
         }
         let threads = 1 + helpers.len();
-        let mut main = Searcher::new(
-            history.clone(),
-            banned,
-            limits.clone(),
-            config.clone(),
-            tt,
-            signals,
-            main_heur,
-            true,
-            start,
-        );
+        let mut main = Searcher::new(history.clone(), request, context, main_heur, true, start);
         let (depth, best_index) = main.iterate(report);
         // A ponder search answers only after ponderhit or stop (both end the pondering), even when
         // it reached its depth or node limit first; an infinite search waits for stop.
@@ -480,14 +479,18 @@ mod tests {
             ..Limits::default()
         };
         let start = Instant::now();
+        let config = SearchConfig::default();
         let searcher = |signals, limits| {
+            let request = SearchRequest {
+                banned: &[],
+                limits: &limits,
+                config: &config,
+            };
+            let context = SearchContext { tt: &tt, signals };
             Searcher::new(
                 history.clone(),
-                &[],
-                limits,
-                SearchConfig::default(),
-                &tt,
-                signals,
+                &request,
+                context,
                 Heuristics::new(),
                 true,
                 start,

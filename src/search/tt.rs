@@ -194,7 +194,6 @@ impl TranspositionTable {
     }
 
     /// Stores a result, replacing the same key, else the shallowest or oldest entry.
-    #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn store(
         &self,

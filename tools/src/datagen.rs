@@ -23,7 +23,7 @@ use xq::search::ordering::Heuristics;
 use xq::search::score::Score;
 use xq::search::time::Limits;
 use xq::search::tt::TranspositionTable;
-use xq::search::{self, SearchConfig, Signals};
+use xq::search::{self, SearchConfig, SearchContext, SearchRequest, Signals};
 use xq::square::Color;
 
 const USAGE: &str = "usage: xq-tools datagen --out DIR [--threads N] [--nodes N] [--games N] \
@@ -192,13 +192,19 @@ impl Player {
             nodes: Some(nodes),
             ..Limits::default()
         };
+        let request = SearchRequest {
+            banned: &[],
+            limits: &limits,
+            config: &self.config,
+        };
+        let context = SearchContext {
+            tt: &self.tt,
+            signals: &signals,
+        };
         let result = search::search(
             game.history(),
-            &[],
-            &limits,
-            &self.config,
-            &self.tt,
-            &signals,
+            &request,
+            context,
             &mut self.heur,
             &mut |_| {},
         );
