@@ -11,6 +11,7 @@
 
 pub mod adjudicator;
 pub mod batch;
+pub mod citation;
 pub mod cli;
 pub mod events;
 pub mod glyphs;
@@ -18,10 +19,10 @@ pub mod html;
 pub mod inputs;
 pub mod json;
 pub mod progress;
+pub mod render;
 pub mod report;
 pub mod rules;
 pub mod text;
-pub mod words;
 
 pub use adjudicator::{Adjudicator, Ending};
 pub use events::{EventLog, RepetitionEvent};
