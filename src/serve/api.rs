@@ -131,7 +131,15 @@ pub async fn referee(Query(query): Query<HashMap<String, String>>, body: Bytes) 
     let work = move || {
         referee::judge_bytes("request", &body, config)
             .iter()
-            .map(report_json)
+            .map(|r| {
+                // For the page, which shows only words the server rendered: the ruling in one
+                // line, and why each chased piece counted as unprotected.
+                let mut answer = report_json(r);
+                answer["headline"] = referee::render::headline(r, referee::render::Lang::En).into();
+                answer["unprotected_why"] =
+                    referee::render::unprotected(r, referee::render::Lang::En).into();
+                answer
+            })
             .collect::<Vec<Value>>()
     };
     match blocking(REFEREE_TIME, work).await {
@@ -229,6 +237,12 @@ pub async fn legal(body: Bytes) -> Response {
                 "in_check": pos.in_check(),
                 "mate": none && pos.in_check(),
                 "stalemate": none && !pos.in_check(),
+                "status": referee::render::position_status(
+                    pos.side_to_move(),
+                    pos.in_check(),
+                    none,
+                    referee::render::Lang::En
+                ),
             })
         })
     };
