@@ -218,6 +218,8 @@ fn legal_moves_and_an_analysis() {
     assert_eq!(legal["in_check"], false);
     assert_eq!(legal["mate"], false);
     assert_eq!(legal["status"], "Black to move");
+    assert_eq!(legal["pieces"]["e2"], "red cannon on e2");
+    assert_eq!(legal["pieces"].as_object().map(|p| p.len()), Some(32));
 
     // A mated side: no legal move, in check.
     let (status, mated) = server.json(

@@ -243,6 +243,7 @@ pub async fn legal(body: Bytes) -> Response {
                     none,
                     referee::render::Lang::En
                 ),
+                "pieces": referee::render::pieces_at(pos, referee::render::Lang::En),
             })
         })
     };

@@ -17,7 +17,9 @@ use crate::judge::protection::Protection;
 use crate::judge::{Verdict, Violation};
 use crate::moves::Move;
 use crate::piece::{Piece, PieceKind};
+use crate::position::Position;
 use crate::square::{Color, Square};
+use std::collections::BTreeMap;
 use words::{Counted, Words};
 
 pub use ruling::{decision, event};
@@ -178,6 +180,16 @@ pub fn piece_at(piece: Piece, square: Square, lang: Lang) -> String {
     (lang.words().piece_at)(piece, square)
 }
 
+/// Every piece of a position by its square, as a board's tooltips name them.
+pub fn pieces_at(pos: &Position, lang: Lang) -> BTreeMap<String, String> {
+    Square::all()
+        .filter_map(|sq| {
+            pos.piece_at(sq)
+                .map(|p| (sq.to_string(), piece_at(p, sq, lang)))
+        })
+        .collect()
+}
+
 /// A side, as the subject of a sentence ("Red").
 pub fn side(color: Color, lang: Lang) -> &'static str {
     (lang.words().side)(color)
@@ -287,4 +299,81 @@ pub fn game_heading(r: &GameReport, decision: &Decision, lang: Lang) -> String {
         (w.reason)(decision.reason_name()),
         decision.ply,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::protection::DefenderFailure;
+
+    #[test]
+    fn rule_citations_name_their_rules_and_diagrams() {
+        for (case, words) in [
+            (
+                RuleCase::PerpetualCheckLoses,
+                "WXF rule 6: perpetual check loses (manual diagram 1)",
+            ),
+            (
+                RuleCase::RookChased,
+                "WXF rules 15 and 19: a rook may not be perpetually chased (manual diagram 18)",
+            ),
+            (
+                RuleCase::ChaseInTurn,
+                "WXF rule 32: one piece chasing two pieces in turn, or two chasing two, is not a perpetual chase (manual diagrams 76-80)",
+            ),
+            (
+                RuleCase::NoViolation,
+                "WXF rules: a repetition in which neither side violates is a draw",
+            ),
+        ] {
+            assert_eq!(rule(case, Lang::En), words);
+        }
+    }
+
+    #[test]
+    fn long_lists_are_shortened_with_their_count() {
+        let w = Lang::En.words();
+        let plies: Vec<usize> = (1..=25).map(|i| 4 * i - 3).collect();
+        assert_eq!(
+            listed(w, &plies, Counted::Plies),
+            "1, 5, 9, 13, …, 85, 89, 93, 97 (25 plies in all)"
+        );
+        assert_eq!(listed(w, &plies[..3], Counted::Plies), "1, 5, 9");
+    }
+
+    #[test]
+    fn a_witness_names_each_defender_that_cannot_take_back() {
+        let sq = |s| Square::parse(s).expect("a square");
+        let witnessed = ChaseWitness {
+            ply: 7,
+            attacker: Piece::new(Color::Red, PieceKind::Rook),
+            from: sq("e7"),
+            victim: Piece::new(Color::Black, PieceKind::Horse),
+            square: sq("e5"),
+            protection: Protection::DefendersFail(vec![(
+                sq("e9"),
+                DefenderFailure::ScreenIsAttacker,
+            )]),
+            defenders: vec![(sq("e9"), Piece::new(Color::Black, PieceKind::Cannon))],
+        };
+        assert_eq!(
+            witness(&witnessed, Lang::En),
+            "red rook e7 attacks black horse e5: the cannon on e9 would take back over the rook as its screen, which the capture removes (a false root)"
+        );
+    }
+
+    #[test]
+    fn the_status_names_the_side_to_move_or_the_winner() {
+        for (side, in_check, no_legal_move, words) in [
+            (Color::Red, false, false, "Red to move"),
+            (Color::Black, true, false, "Black to move, in check"),
+            (Color::Red, true, true, "checkmate: Black wins"),
+            (Color::Black, false, true, "stalemate: Red wins"),
+        ] {
+            assert_eq!(
+                position_status(side, in_check, no_legal_move, Lang::En),
+                words
+            );
+        }
+    }
 }
