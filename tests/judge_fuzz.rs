@@ -17,7 +17,7 @@ use xq::judge::{
 use xq::movegen::legal_moves;
 use xq::moves::Move;
 use xq::position::Position;
-use xq::referee::words::decision_words;
+use xq::referee::render::{self, Lang};
 use xq::referee::{Decision, Reason};
 use xq::square::Color;
 
@@ -78,7 +78,7 @@ fn check_ply(h: &History, ply: usize) {
                     ply,
                     reason: Reason::Repetition(ruling.clone()),
                 };
-                let text = decision_words(h, &decision, ruling.is_provisional(), &[]);
+                let text = render::decision(h, &decision, ruling.is_provisional(), &[], Lang::En);
                 assert!(!text.is_empty());
             }
             let _ = ruling.is_provisional();

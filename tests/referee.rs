@@ -5,6 +5,7 @@
 use xq::judge::Verdict;
 use xq::moves::Move;
 use xq::record::{self, GameRecord};
+use xq::referee::render::{self, Lang};
 use xq::referee::{GameReport, Rules, judge_bytes};
 use xq::square::Color;
 
@@ -154,7 +155,9 @@ fn xqf_matches_its_pgn_conversion() {
     let b = judge("xqbase/xqf/XQFEXAMB.XQF", 3);
     assert_eq!(b[0].facts().and_then(|f| f.verdict), Some(Verdict::Draw));
     assert!(
-        b[0].notes().iter().any(|n| n.contains("19 variation")),
+        render::notes(&b[0], Lang::En)
+            .iter()
+            .any(|n| n.contains("19 variation")),
         "{:?}",
         b[0].notes()
     );
@@ -217,13 +220,12 @@ fn endings_are_ruled() {
             Verdict::Undecided,
             "game {}: {}",
             r.game,
-            r.explanation()
+            render::explanation(r, Lang::En)
         );
         assert!(
-            r.explanation()
-                .starts_with("no ruling; result from the record"),
+            render::explanation(r, Lang::En).starts_with("no ruling; result from the record"),
             "{}",
-            r.explanation()
+            render::explanation(r, Lang::En)
         );
     }
 }
@@ -245,7 +247,7 @@ fn a_perpetual_chase_in_a_master_game() {
     let r = &masters[4];
     assert_eq!(outcome(r), ("red_wins".into(), "perpetual chase", Some(94)));
     assert_eq!(r.agreement(), xq::referee::Agreement::Agrees);
-    let text = r.explanation();
+    let text = render::explanation(r, Lang::En);
     for part in [
         "Black had to change moves after ply 93 and repeated again at ply 94; Red wins",
         "WXF rules 15 and 19: a rook may not be perpetually chased",
@@ -269,17 +271,22 @@ fn repetitions_on_the_way_are_events_not_endings() {
     let cycle = "h0h9 d9d8 h9h8 d8d9 h8h9 d9d8 h9h8 d8d9 h8h9 d9d8 ";
     let varied = format!("{start}{cycle}h9h5 a6a5 1-0\n");
     let r = &judge_bytes("varied.pgn", varied.as_bytes(), Rules::default())[0];
-    assert_eq!(r.reason(), "no ruling", "{}", r.explanation());
+    assert_eq!(
+        r.reason(),
+        "no ruling",
+        "{}",
+        render::explanation(r, Lang::En)
+    );
     let events = &r.judged().unwrap().events;
-    assert_eq!(events.len(), 1, "{}", r.explanation());
+    assert_eq!(events.len(), 1, "{}", render::explanation(r, Lang::En));
     assert_eq!(events[0].violator(), Some(Color::Red));
     assert_eq!(events[0].varied, Some((Color::Red, 11)));
     assert!(
-        r.explanation().contains(
+        render::explanation(r, Lang::En).contains(
             "ply 9: perpetual check; Red must change moves; Red varied at ply 11 with h9h5"
         ),
         "{}",
-        r.explanation()
+        render::explanation(r, Lang::En)
     );
     // JSON numbers the plies as the text does.
     let json = xq::referee::json::report_json(r);
@@ -311,13 +318,13 @@ fn repetitions_on_the_way_are_events_not_endings() {
         (r.result(), r.reason(), r.decision().map(|d| d.ply)),
         (Verdict::Win(Color::Black), "perpetual check", Some(11)),
         "{}",
-        r.explanation()
+        render::explanation(r, Lang::En)
     );
     assert!(
-        r.explanation()
+        render::explanation(r, Lang::En)
             .contains("Red had to change moves after ply 9 and repeated again at ply 11"),
         "{}",
-        r.explanation()
+        render::explanation(r, Lang::En)
     );
     let json = xq::referee::json::report_json(r);
     assert_eq!(json["ply"].as_u64(), Some(11), "{json}");
@@ -341,14 +348,13 @@ fn repetitions_on_the_way_are_events_not_endings() {
         r.result(),
         Verdict::Win(Color::Black),
         "{}",
-        r.explanation()
+        render::explanation(r, Lang::En)
     );
     assert_eq!(r.reason(), "perpetual check");
     assert!(
-        r.explanation()
-            .contains("WXF rule 6: perpetual check loses"),
+        render::explanation(r, Lang::En).contains("WXF rule 6: perpetual check loses"),
         "{}",
-        r.explanation()
+        render::explanation(r, Lang::En)
     );
 }
 
@@ -376,7 +382,7 @@ fn moves_after_a_mate_are_a_remark() {
     assert!(r.error().is_none(), "{:?}", r.error());
     assert_eq!(r.reason(), "checkmate");
     assert!(
-        r.notes()[0].contains(
+        render::notes(r, Lang::En)[0].contains(
             "the game was already over at ply 0 (Black checkmated); the recorded move 1 (d9e9)"
         ),
         "{:?}",
@@ -431,7 +437,7 @@ fn wxf_cases_through_the_referee() {
             wrong.push(format!(
                 "case {id}: got {} expected {result}: {}",
                 r.result(),
-                r.explanation()
+                render::explanation(r, Lang::En)
             ));
         }
     }
@@ -933,7 +939,7 @@ fn a_cycle_names_its_sides_moves_and_long_lists_are_cut_short() {
     let cycle = "h0h9 d9d8 h9h8 d8d9 h8h9 d9d8 h9h8 d8d9 h8h9 d9d8 ";
     let ends = format!("{start}{cycle}0-1\n");
     let r = &judge_bytes("ends.pgn", ends.as_bytes(), Rules::default())[0];
-    let text = r.explanation();
+    let text = render::explanation(r, Lang::En);
     assert!(!text.contains("over plies"), "{text}");
     assert!(
         text.contains("Red: perpetual check with Red's moves at plies 3-9: h9h8, h8h9"),
@@ -951,7 +957,7 @@ fn a_cycle_names_its_sides_moves_and_long_lists_are_cut_short() {
         ..Rules::default()
     };
     let r = &judge_bytes("long.pgn", long.as_bytes(), config)[0];
-    let text = r.explanation();
+    let text = render::explanation(r, Lang::En);
     assert!(
         text.lines().all(|line| line.len() < 400),
         "{}",

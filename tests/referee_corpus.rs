@@ -85,12 +85,16 @@ fn every_master_game_is_read_and_none_has_an_ending() {
                     r.game
                 ));
             } else if r.reason() != "no ruling" {
-                problems.push(format!("{file} game {}: {}", r.game, r.explanation()));
+                problems.push(format!(
+                    "{file} game {}: {}",
+                    r.game,
+                    xq::referee::render::explanation(&r, xq::referee::render::Lang::En)
+                ));
             } else if !r.judged().expect("judged").events.is_empty() {
                 problems.push(format!(
                     "{file} game {}: a repetition on the way: {}",
                     r.game,
-                    r.explanation()
+                    xq::referee::render::explanation(&r, xq::referee::render::Lang::En)
                 ));
             }
         }

@@ -166,6 +166,19 @@ fn the_page_and_the_wxf_cases_through_the_api() {
     assert_eq!(reports.len(), cases.len());
     for ((id, _, _, result), report) in cases.iter().zip(reports) {
         assert_eq!(report["result"], result.as_str(), "case {id}: {report}");
+        // The page's words, rendered by the server.
+        let headline = report["headline"].as_str().expect("a headline");
+        let why = report["unprotected_why"].as_array().expect("a list");
+        match result.as_str() {
+            "undecided" => assert_eq!(headline, "No ruling", "case {id}"),
+            "draw" => assert!(headline.starts_with("Draw — "), "case {id}: {headline}"),
+            _ => assert!(headline.contains(" wins — "), "case {id}: {headline}"),
+        }
+        assert!(
+            why.iter()
+                .all(|w| w.as_str().is_some_and(|w| w.starts_with("ply "))),
+            "case {id}: {why:?}"
+        );
     }
 
     // chessdb's rulecheck: the same rulings as one digit each.
@@ -204,6 +217,9 @@ fn legal_moves_and_an_analysis() {
     assert!(moves.contains(&Value::from("h9g7")));
     assert_eq!(legal["in_check"], false);
     assert_eq!(legal["mate"], false);
+    assert_eq!(legal["status"], "Black to move");
+    assert_eq!(legal["pieces"]["e2"], "red cannon on e2");
+    assert_eq!(legal["pieces"].as_object().map(|p| p.len()), Some(32));
 
     // A mated side: no legal move, in check.
     let (status, mated) = server.json(
@@ -213,6 +229,7 @@ fn legal_moves_and_an_analysis() {
     );
     assert_eq!(status, 200, "{mated}");
     assert_eq!(mated["mate"], true, "{mated}");
+    assert_eq!(mated["status"], "checkmate: Red wins", "{mated}");
 
     let (status, analysis) = server.json(
         "POST",

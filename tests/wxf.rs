@@ -237,7 +237,7 @@ fn run_record(case: &Case, form: Form) -> Result<(), Failed> {
                 "case {}: repetitions met {events:?}, expected {:?}\n{}",
                 case.id,
                 want.join(" "),
-                report.explanation()
+                referee::render::explanation(report, referee::render::Lang::En)
             )
             .into());
         }
@@ -248,7 +248,7 @@ fn run_record(case: &Case, form: Form) -> Result<(), Failed> {
         Err(format!(
             "case {} as a whole record: got {got}, expected {expected}\n{}",
             case.id,
-            report.explanation()
+            referee::render::explanation(report, referee::render::Lang::En)
         )
         .into())
     }

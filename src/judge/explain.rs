@@ -1,9 +1,9 @@
-//! Explanations of rulings: who violates, how, which pieces were chased and where, and over which
-//! plies.
+//! What a ruling rests on, as data for explanations: who violates, how, which pieces were chased
+//! and where, over which plies, and why each chased piece counted as unprotected.
 
 use super::chase::chase_threats;
 use super::history::{History, Status};
-use super::protection::{DefenderFailure, Protection, protection};
+use super::protection::{Protection, protection};
 use super::{Verdict, Violation};
 use crate::moves::Move;
 use crate::piece::{Piece, PieceKind};
@@ -115,13 +115,25 @@ impl SideCycle {
                 else {
                     continue;
                 };
+                let protection = protection(&view, Move::new(from, square), policy);
+                let defenders = match &protection {
+                    Protection::Protected(d) => vec![*d],
+                    Protection::DefendersFail(failures) => {
+                        failures.iter().map(|&(d, _)| d).collect()
+                    }
+                    Protection::WorthMore | Protection::NoDefender => Vec::new(),
+                }
+                .into_iter()
+                .filter_map(|d| view.piece_at(d).map(|p| (d, p)))
+                .collect();
                 out.push(ChaseWitness {
                     ply,
                     attacker,
                     from,
                     victim,
                     square,
-                    protection: protection(&view, Move::new(from, square), policy),
+                    protection,
+                    defenders,
                 });
             }
         }
@@ -144,51 +156,8 @@ pub struct ChaseWitness {
     pub square: Square,
     /// Why the victim was not protected.
     pub protection: Protection,
-}
-
-impl ChaseWitness {
-    /// In words: "red rook h2 attacks black cannon h7: no black piece can take back on h7".
-    pub fn describe(&self, history: &History) -> String {
-        let pos = history.position_at(self.ply);
-        let side = self.victim.color;
-        let why = match &self.protection {
-            Protection::Protected(d) => format!("protected by the piece on {d}"),
-            Protection::WorthMore => format!(
-                "a {} is worth more than a {}, so it counts as unprotected whatever defends it",
-                self.victim.kind.name(),
-                self.attacker.kind.name()
-            ),
-            Protection::NoDefender => {
-                format!("no {} piece can take back on {}", side.name(), self.square)
-            }
-            Protection::DefendersFail(failures) => failures
-                .iter()
-                .map(|&(d, failure)| {
-                    let piece = pos
-                        .piece_at(d)
-                        .map_or("piece".to_string(), |p| p.kind.name().to_string());
-                    match failure {
-                        DefenderFailure::ScreenIsAttacker => format!(
-                            "the {piece} on {d} would take back over the {} as its screen, which the capture removes (a false root)",
-                            self.attacker.kind.name()
-                        ),
-                        DefenderFailure::AttackerIsSecondScreen => format!(
-                            "the {piece} on {d} would take back only once the capture takes the {} out of its line, where it is a second screen (a root that depends on the attacker's own square)",
-                            self.attacker.kind.name()
-                        ),
-                        DefenderFailure::ExposesKing => format!(
-                            "the {piece} on {d} cannot take back without exposing its king"
-                        ),
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join("; "),
-        };
-        format!(
-            "{} {} attacks {} {}: {why}",
-            self.attacker, self.from, self.victim, self.square
-        )
-    }
+    /// The pieces `protection` names, by square: the one that takes back, or each that cannot.
+    pub defenders: Vec<(Square, Piece)>,
 }
 
 /// A ruling with what it rests on.

@@ -4,7 +4,7 @@
 //! the game is played and as a record that stops somewhere.
 
 use super::events::{EventLog, RepetitionEvent};
-use super::words::decision_words;
+use super::render::Lang;
 use super::{Decision, Reason, Rules};
 use crate::judge::{
     History, Ruling, Verdict, judge_at, judge_end_of_record, keeps_up, losing_moves,
@@ -155,7 +155,7 @@ impl Adjudicator {
     /// A decision in the referee's words, as `xq referee` explains it (moves in ICCS): who wins
     /// and why, the rule cited, each side's cycle and the pieces chased.
     pub fn explain(&self, decision: &Decision) -> String {
-        decision_words(&self.history, decision, false, self.events())
+        super::render::decision(&self.history, decision, false, self.events(), Lang::En)
     }
 
     /// How a record that stops here ended; `complete` says the record really ends here (every

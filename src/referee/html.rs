@@ -4,8 +4,8 @@
 //! embedded, nothing is fetched.
 
 use super::glyphs;
+use super::render::{self, Lang};
 use super::{Agreement, GameReport};
-use crate::judge::Verdict;
 use crate::moves::Move;
 use crate::piece::{Piece, PieceKind};
 use crate::position::Position;
@@ -55,30 +55,6 @@ fn glyph(piece: Piece) -> char {
         (Color::Black, PieceKind::Cannon) => '砲',
         (Color::Black, PieceKind::Pawn) => '卒',
     }
-}
-
-/// The legend under the boards: each glyph with its piece's name.
-fn legend() -> String {
-    let side = |color: Color| {
-        PieceKind::ALL
-            .iter()
-            .map(|&kind| {
-                let piece = Piece { color, kind };
-                format!(
-                    "{} {} ({})",
-                    glyph(piece),
-                    kind.name(),
-                    crate::record::describe::wxf_letter(kind)
-                )
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    format!(
-        "Boards: Red at the bottom. Red: {}. Black: {}. Dashed green squares: the move that reached the ruled position. Blue rings: the chased pieces.",
-        side(Color::Red),
-        side(Color::Black)
-    )
 }
 
 /// An SVG drawing of `pos` with `last` marked and `marked` squares ringed.
@@ -173,8 +149,8 @@ pub fn board_svg(pos: &Position, last: Option<Move>, marked: &[Square]) -> Strin
         };
         let _ = write!(
             s,
-            r##"<g><title>{} on {sq}</title><circle cx="{x}" cy="{y}" r="18" fill="#fbeed0" stroke="{color}" stroke-width="2"/><circle cx="{x}" cy="{y}" r="14.5" fill="none" stroke="{color}" stroke-width="0.8"/><text x="{x}" y="{}" font-family="{}" font-weight="bold" font-size="20" fill="{color}" text-anchor="middle">{}</text></g>"##,
-            piece,
+            r##"<g><title>{}</title><circle cx="{x}" cy="{y}" r="18" fill="#fbeed0" stroke="{color}" stroke-width="2"/><circle cx="{x}" cy="{y}" r="14.5" fill="none" stroke="{color}" stroke-width="0.8"/><text x="{x}" y="{}" font-family="{}" font-weight="bold" font-size="20" fill="{color}" text-anchor="middle">{}</text></g>"##,
+            render::piece_at(piece, sq, Lang::En),
             y + 7,
             glyphs::FONT_STACK,
             glyph(piece)
@@ -212,26 +188,6 @@ fn glyph_spans(text: &str) -> String {
         }
     }
     out
-}
-
-/// A result in an arbiter's words.
-fn result_words(verdict: Verdict) -> &'static str {
-    match verdict {
-        Verdict::Win(Color::Red) => "Red wins",
-        Verdict::Win(Color::Black) => "Black wins",
-        Verdict::Draw => "draw",
-        Verdict::Undecided => "no ruling",
-    }
-}
-
-/// How a record's own result compares with the ruling, in words.
-fn agreement_words(agreement: Agreement) -> &'static str {
-    match agreement {
-        Agreement::Agrees => "agrees",
-        Agreement::Disagrees => "disagrees",
-        Agreement::NoRuling => "no ruling to compare",
-        Agreement::NoRecordResult => "the record gives no result",
-    }
 }
 
 /// The kinds of row a reader can filter the table to.
@@ -333,25 +289,8 @@ tr.disagree td {{ background: #fff3cd; }}
         } else {
             r.game.to_string()
         };
-        let mut remarks: Vec<String> = r.notes().to_vec();
-        remarks.extend(
-            r.repetitions_on_the_way()
-                .into_iter()
-                .map(|e| format!("repetition on the way: {e}")),
-        );
-        if let Some(e) = r.error() {
-            remarks.push(format!("error: {e}"));
-        }
-        let past_ruling = r.ruling().map_or(0, |x| x.past_ruling);
-        if past_ruling > 0 {
-            remarks.push(format!(
-                "record continues {past_ruling} plies past the ruling"
-            ));
-        }
-        let record = match facts.and_then(|f| f.result.as_ref()) {
-            Some(t) => format!("{t} ({})", agreement_words(r.agreement())),
-            None => "—".to_string(),
-        };
+        let remarks = render::remarks(r, Lang::En);
+        let record = render::record_result(r, Lang::En).unwrap_or_else(|| "—".to_string());
         let _ = writeln!(
             s,
             "<tr class=\"{}\" data-kinds=\"{}\"><td class=\"file\">{}</td><td>{link}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
@@ -360,17 +299,17 @@ tr.disagree td {{ background: #fff3cd; }}
             esc(&r.file),
             esc(&players),
             r.moves().len(),
-            result_words(r.result()),
-            r.reason(),
+            render::result(r.result(), Lang::En),
+            render::reason(r.reason(), Lang::En),
             r.decision().map_or(String::new(), |d| d.ply.to_string()),
             esc(&record),
-            esc(&remarks.join("; "))
+            esc(&render::clauses(&remarks, Lang::En))
         );
     }
     let _ = writeln!(
         s,
         "</table>\n<p class=\"legend\">{}</p>",
-        glyph_spans(&esc(&legend()))
+        glyph_spans(&esc(&render::legend(glyph, Lang::En)))
     );
     for r in reports {
         let Some(ruling) = r.ruling() else {
@@ -387,20 +326,16 @@ tr.disagree td {{ background: #fff3cd; }}
             .collect();
         let _ = write!(
             s,
-            "<div class=\"game\" id=\"g{}-{}\"><div>{}</div><div><h3>{} game {}: {}, by {} at ply {}</h3>",
+            "<div class=\"game\" id=\"g{}-{}\"><div>{}</div><div><h3>{}</h3>",
             anchor(&r.file),
             r.game,
             board_svg(pos, last, &marked),
-            esc(&r.file),
-            r.game,
-            result_words(r.result()),
-            r.reason(),
-            d.ply
+            esc(&render::game_heading(r, d, Lang::En)),
         );
         if let Some((Some(a), Some(b))) = r.facts().map(|f| (&f.red, &f.black)) {
             let _ = write!(s, "<p>{} – {}</p>", esc(a), esc(b));
         }
-        let _ = write!(s, "<pre>{}</pre>", esc(&r.explanation()));
+        let _ = write!(s, "<pre>{}</pre>", esc(&render::explanation(r, Lang::En)));
         if !ruling.cycles.is_empty() {
             s.push_str("<table><tr><th>side</th><th>violation</th><th>plies</th><th>cycle moves (ply: ICCS, as recorded)</th><th>chased</th></tr>");
             for c in &ruling.cycles {
@@ -412,23 +347,15 @@ tr.disagree td {{ background: #fff3cd; }}
                         format!("{p}: {m} {}", esc(text))
                     })
                     .collect();
-                let chased: Vec<String> = c
-                    .chased
-                    .iter()
-                    .map(|(piece, sq)| {
-                        let sq: Vec<String> = sq.iter().map(|s| s.to_string()).collect();
-                        format!("{piece} {}", sq.join(", "))
-                    })
-                    .collect();
                 let _ = write!(
                     s,
                     "<tr><td>{}</td><td>{}</td><td>{}–{}</td><td>{}</td><td>{}</td></tr>",
-                    c.color,
-                    c.violation.name(),
+                    render::side(c.color, Lang::En),
+                    render::violation(c.violation, Lang::En),
                     c.first_ply + 1,
                     c.last_ply,
                     moves.join("<br>"),
-                    esc(&chased.join("; "))
+                    esc(&render::pieces_on(&c.chased, Lang::En))
                 );
             }
             s.push_str("</table>");
@@ -480,7 +407,7 @@ mod tests {
 
     #[test]
     fn legend_names_every_glyph() {
-        let legend = legend();
+        let legend = render::legend(glyph, Lang::En);
         for glyph in "帥仕相傌俥炮兵將士象馬車砲卒".chars() {
             assert_eq!(legend.matches(glyph).count(), 1, "{glyph} in {legend}");
         }

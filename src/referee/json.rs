@@ -2,6 +2,7 @@
 //! numbered as in the text report: ply N is the N-th recorded move, and "the position at ply N"
 //! is the one after it (ply 0 is the start).
 
+use super::render::{self, Lang};
 use super::{GameReport, RepetitionEvent};
 use crate::judge::Verdict;
 use crate::moves::Move;
@@ -34,7 +35,7 @@ fn event_json(e: &RepetitionEvent, moves: &[Move], texts: &[String]) -> Value {
         "varied_by": e.varied.map(|(c, _)| c.name()),
         "varied_ply": e.varied.map(|(_, p)| p),
         "ruled_anew_ply": e.ruled_anew,
-        "description": super::words::describe_event(e, moves, texts),
+        "description": render::event(e, moves, texts, Lang::En),
     })
 }
 
@@ -65,14 +66,14 @@ pub fn report_json(r: &GameReport) -> Value {
             let unprotected: Vec<Value> = c
                 .unprotected
                 .iter()
-                .map(|(w, words)| {
+                .map(|w| {
                     json!({
                         "ply": w.ply,
                         "attacker": w.attacker.to_string(),
                         "from": w.from.to_string(),
                         "victim": w.victim.to_string(),
                         "square": w.square.to_string(),
-                        "why": words,
+                        "why": render::witness(w, Lang::En),
                     })
                 })
                 .collect();
@@ -114,7 +115,7 @@ pub fn report_json(r: &GameReport) -> Value {
         "ply": r.decision().map(|d| d.ply),
         "provisional": ruling.is_some_and(|x| x.provisional),
         "violator": ruling.and_then(|x| x.violator).map(|c| c.name()),
-        "rule": r.rule_cited(),
+        "rule": r.rule_cited().map(|case| render::rule(case, Lang::En)),
         "chased": chased,
         "cycles": cycles,
         "ruled_fen": ruling.map(|x| x.ruled.to_string()),
@@ -129,9 +130,9 @@ pub fn report_json(r: &GameReport) -> Value {
         "tag_result": facts.and_then(|f| f.result.as_deref()),
         "tag_verdict": facts.and_then(|f| f.verdict).map(verdict_name),
         "agreement": r.agreement().name(),
-        "explanation": r.explanation(),
-        "notes": r.notes(),
-        "warnings": facts.map_or(&[][..], |f| &f.warnings),
+        "explanation": render::explanation(r, Lang::En),
+        "notes": render::notes(r, Lang::En),
+        "warnings": render::warnings(r, Lang::En),
         "error": r.error().map(|e| e.to_string()),
     })
 }

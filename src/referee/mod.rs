@@ -7,10 +7,12 @@
 //! For game records ([`Judging`]: files, streams, bytes or a game's moves in, reports out) it
 //! builds a [`GameReport`] (`report`): the verdict and its reason, the ply, the violator, the
 //! chased pieces and the cycle, moves recorded past the ruling, and whether the record's own
-//! result agrees. `words` puts rulings into words
-//! once for every reader; `text`, `json` and `html` render reports; `cli` is `xq referee`.
+//! result agrees, as data; `citation` names the rule-book rule a ruling rests on. `render` puts
+//! reports into words, one table of words per language, for every reader: `text`, `json` and
+//! `html` lay reports out; `cli` is `xq referee`.
 
 pub mod adjudicator;
+pub mod citation;
 pub mod cli;
 pub mod events;
 pub mod glyphs;
@@ -19,10 +21,10 @@ pub mod inputs;
 pub mod json;
 pub mod judging;
 pub mod progress;
+pub mod render;
 pub mod report;
 pub mod rules;
 pub mod text;
-pub mod words;
 
 pub use adjudicator::{Adjudicator, Ending};
 pub use events::{EventLog, RepetitionEvent};

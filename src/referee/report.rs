@@ -1,8 +1,9 @@
 //! The referee's report on one game of a file, as data: what the record says, the replay, the
-//! ruling and its explanation, built once from the judged game (or from the error that kept the
-//! game from being read). The text, JSON and HTML renderings read it; none of them judges.
+//! ruling and what it rests on, built once from the judged game (or from the error that kept the
+//! game from being read). It holds no words: the renderer (`render`) puts it into words for the
+//! text, JSON and HTML reports; none of them judges.
 
-use super::words::{describe_event, explain, on_the_way, rule_citation};
+use super::citation::{RuleCase, rule_case};
 use super::{Adjudicator, Decision, Reason, RepetitionEvent, Rules};
 use crate::judge::explain::ChaseWitness;
 use crate::judge::{History, Verdict, Violation, occurrences};
@@ -58,9 +59,37 @@ pub struct CycleReport {
     /// In an idle cycle whose every move chased, but no one piece on every move: each piece
     /// chased in turn, with its squares at the moves that chased it.
     pub chased_in_turn: Vec<(Piece, Vec<Square>)>,
-    /// Why each chased piece counted as unprotected at the side's last move of the cycle, with
-    /// the reason in words.
-    pub unprotected: Vec<(ChaseWitness, String)>,
+    /// Why each chased piece counted as unprotected at the side's last move of the cycle.
+    pub unprotected: Vec<ChaseWitness>,
+}
+
+/// How a game ended on the board with the side to move having no legal move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mate {
+    /// In check with no legal move.
+    Checkmate,
+    /// No legal move, not in check (a loss in Xiangqi).
+    Stalemate,
+}
+
+/// A remark on a game record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Note {
+    /// A remark the record reader made (moves after mate, variations skipped, ...), as it gave it.
+    Reader(String),
+    /// The game was already over at `ply`, `side` mated there, yet the record goes on with the
+    /// move `text` (at ply `ply + 1`), which could not be read: it and any after it are not
+    /// judged.
+    GameOver {
+        /// The ply of the mate.
+        ply: usize,
+        /// The side mated.
+        side: Color,
+        /// Checkmate or stalemate.
+        how: Mate,
+        /// The recorded move after the mate, as written.
+        text: String,
+    },
 }
 
 /// What a game record says about itself: its tags, format and result, and the remarks made
@@ -88,9 +117,9 @@ pub struct RecordFacts {
     /// That result as a verdict, when it is one.
     pub verdict: Option<Verdict>,
     /// Remarks: moves after mate, variations skipped, ...
-    pub notes: Vec<String>,
-    /// Marks that disagree with their moves.
-    pub warnings: Vec<String>,
+    pub notes: Vec<Note>,
+    /// Marks that disagree with their moves, each with the ply of its move.
+    pub warnings: Vec<(usize, String)>,
 }
 
 /// The referee's ruling in a game and what it rests on.
@@ -131,8 +160,6 @@ pub struct JudgedGame {
     pub events: Vec<RepetitionEvent>,
     /// Whether the record's result agrees with the referee.
     pub agreement: Agreement,
-    /// The explanation for people.
-    pub explanation: String,
 }
 
 /// What a report holds: a judged game, or why there is none.
@@ -196,7 +223,7 @@ impl GameReport {
         let ending = game.ending(complete);
         let (decision, provisional) = (ending.decision, ending.provisional);
 
-        let mut notes = record.notes.clone();
+        let mut notes: Vec<Note> = record.notes.iter().cloned().map(Note::Reader).collect();
         let mut error = replay_error;
         // A move that could not be read: after a mate or stalemate it is a remark, not an error.
         if let Some(stop) = &record.stop {
@@ -204,17 +231,15 @@ impl GameReport {
                 d.ply == plies && matches!(d.reason, Reason::Checkmate | Reason::Stalemate)
             });
             match (ended, &stop.kind) {
-                (true, ErrorKind::Move { text, .. }) => {
-                    let how = match decision.as_ref().map(|d| &d.reason) {
-                        Some(Reason::Checkmate) => "checkmated",
-                        _ => "stalemated",
-                    };
-                    notes.push(format!(
-                        "the game was already over at ply {plies} ({} {how}); the recorded move {} ({text}) and any after it are not judged",
-                        history.position().side_to_move(),
-                        plies + 1
-                    ));
-                }
+                (true, ErrorKind::Move { text, .. }) => notes.push(Note::GameOver {
+                    ply: plies,
+                    side: history.position().side_to_move(),
+                    how: match decision.as_ref().map(|d| &d.reason) {
+                        Some(Reason::Checkmate) => Mate::Checkmate,
+                        _ => Mate::Stalemate,
+                    },
+                    text: text.clone(),
+                }),
                 _ => error = Some(stop.clone()),
             }
         }
@@ -228,7 +253,6 @@ impl GameReport {
             (Some(_), Some(_)) => Agreement::Disagrees,
         };
         let events = game.events().to_vec();
-        let explanation = explain(ruling.as_ref(), &events, &record.moves[..plies], &facts);
         GameReport {
             file: file.to_string(),
             game: record.index,
@@ -243,7 +267,6 @@ impl GameReport {
                     ruling,
                     events,
                     agreement,
-                    explanation,
                 }),
                 stopped: error,
             },
@@ -291,10 +314,11 @@ impl GameReport {
         self.ruling().map(|r| &r.decision)
     }
 
-    /// The rule-book rule the ruling rests on, with the nearest WXF manual diagram, when one fits.
-    pub fn rule_cited(&self) -> Option<&'static str> {
+    /// The case of the rule book the ruling rests on (its rules and the nearest WXF manual
+    /// diagrams), when one fits.
+    pub fn rule_cited(&self) -> Option<RuleCase> {
         let ruling = self.ruling()?;
-        rule_citation(&ruling.decision, &ruling.cycles)
+        rule_case(&ruling.decision, &ruling.cycles)
     }
 
     /// The referee's result: the decision's verdict, or undecided.
@@ -312,33 +336,36 @@ impl GameReport {
         self.judged().map_or(Agreement::NoRuling, |j| j.agreement)
     }
 
-    /// The explanation for people; for an unreadable game, the error.
-    pub fn explanation(&self) -> String {
-        match &self.body {
-            ReportBody::Judged { game, .. } => game.explanation.clone(),
-            ReportBody::Unreadable(_) => "not judged: the record could not be read".to_string(),
-        }
-    }
-
-    /// The repetitions met on the way to the ending (not the one that is the ending), each
-    /// described in the arbiter's words.
-    pub fn repetitions_on_the_way(&self) -> Vec<String> {
-        self.judged().map_or(Vec::new(), |g| {
-            on_the_way(g.ruling.as_ref(), &g.events)
-                .into_iter()
-                .map(|e| describe_event(e, &g.moves, &g.facts.move_texts))
-                .collect()
-        })
+    /// The repetitions met on the way to the ending (not the one that is the ending).
+    pub fn repetitions_on_the_way(&self) -> Vec<&RepetitionEvent> {
+        self.judged()
+            .map_or(Vec::new(), |g| on_the_way(g.ruling.as_ref(), &g.events))
     }
 
     /// The remarks made while reading the record.
-    pub fn notes(&self) -> &[String] {
+    pub fn notes(&self) -> &[Note] {
         self.facts().map_or(&[], |f| &f.notes)
+    }
+
+    /// The marks that disagree with their moves, each with the ply of its move.
+    pub fn warnings(&self) -> &[(usize, String)] {
+        self.facts().map_or(&[], |f| &f.warnings)
     }
 }
 
+/// The repetitions met before the ending (all of them when there is none).
+pub fn on_the_way<'a>(
+    ruling: Option<&RulingReport>,
+    events: &'a [RepetitionEvent],
+) -> Vec<&'a RepetitionEvent> {
+    events
+        .iter()
+        .filter(|e| ruling.is_none_or(|r| !e.covers(r.decision.ply)))
+        .collect()
+}
+
 /// The facts a record gives about itself, with the remarks made while reading and replaying it.
-fn record_facts(record: &GameRecord, notes: Vec<String>) -> RecordFacts {
+fn record_facts(record: &GameRecord, notes: Vec<Note>) -> RecordFacts {
     let tag = |name: &str| {
         record
             .tag(name)
@@ -362,11 +389,7 @@ fn record_facts(record: &GameRecord, notes: Vec<String>) -> RecordFacts {
         }),
         result,
         notes,
-        warnings: record
-            .warnings
-            .iter()
-            .map(|(ply, w)| format!("ply {ply}: {w}"))
-            .collect(),
+        warnings: record.warnings.clone(),
     }
 }
 
@@ -402,14 +425,7 @@ impl RulingReport {
                             .collect(),
                         chased: cycle.chased_pieces(history),
                         chased_in_turn: cycle.chased_in_turn(history),
-                        unprotected: cycle
-                            .why_unprotected(history)
-                            .into_iter()
-                            .map(|w| {
-                                let words = w.describe(history);
-                                (w, words)
-                            })
-                            .collect(),
+                        unprotected: cycle.why_unprotected(history),
                     })
                     .collect();
                 (violator, cycles, occurrences(history, ruling.ply))

@@ -2,6 +2,8 @@
 //! says (tags, move text, the input an error quotes) and file names are shown with their control
 //! characters escaped, so that a record never drives the terminal.
 
+use super::render::words::Words;
+use super::render::{self, Lang};
 use super::{Agreement, GameReport};
 use crate::clip::printable;
 use std::fmt::Write as _;
@@ -9,21 +11,14 @@ use std::time::Duration;
 
 /// The text block for a game.
 pub fn report_text(r: &GameReport) -> String {
-    let mut out = String::new();
+    let w = Lang::En.words();
     if r.game == 0 {
-        let _ = write!(
-            out,
-            "{}: error: {}",
-            printable(&r.file),
-            r.error()
+        return (w.file_error)(
+            &printable(&r.file),
+            &r.error()
                 .as_ref()
-                .map_or(String::new(), |e| printable(&e.kind.to_string()))
+                .map_or(String::new(), |e| printable(&e.kind.to_string())),
         );
-        return out;
-    }
-    let _ = write!(out, "{} game {}", printable(&r.file), r.game);
-    if r.line > 0 {
-        let _ = write!(out, " (line {})", r.line);
     }
     let facts = r.facts();
     let (red, black) = (
@@ -38,9 +33,8 @@ pub fn report_text(r: &GameReport) -> String {
     };
     let event = facts.and_then(|f| f.event.clone());
     let title: Vec<String> = players.into_iter().chain(event).collect();
-    if !title.is_empty() {
-        let _ = write!(out, ": {}", printable(&title.join(", ")));
-    }
+    let title = (!title.is_empty()).then(|| printable(&title.join(w.list_separator)));
+    let mut out = (w.game_title)(&printable(&r.file), r.game, r.line, title.as_deref());
     let mut what = Vec::new();
     if let Some(f) = facts {
         what.push(f.format.name().to_string());
@@ -49,34 +43,30 @@ pub fn report_text(r: &GameReport) -> String {
         }
         what.push(f.encoding.name().to_string());
     }
-    what.push(format!("{} plies", r.moves().len()));
-    let _ = write!(out, "\n  {}", what.join(", "));
-    for line in r.explanation().lines() {
+    what.push((w.ply_count)(r.moves().len()));
+    let _ = write!(out, "\n  {}", what.join(w.list_separator));
+    for line in render::explanation(r, Lang::En).lines() {
         let _ = write!(out, "\n  {}", printable(line));
     }
-    match (r.agreement(), facts.and_then(|f| f.result.as_ref())) {
-        (Agreement::Agrees, Some(t)) => {
-            let _ = write!(out, "\n  record says {}: agrees", printable(t));
-        }
-        (Agreement::Disagrees, Some(t)) => {
-            let _ = write!(
-                out,
-                "\n  record says {}: DISAGREES with the referee ({})",
-                printable(t),
-                r.result()
-            );
-        }
-        (Agreement::NoRecordResult, _) => out.push_str("\n  the record gives no result"),
-        _ => {}
-    }
-    for n in r.notes() {
-        let _ = write!(out, "\n  note: {}", printable(n));
-    }
-    for w in facts.map_or(&[][..], |f| &f.warnings) {
-        let _ = write!(out, "\n  warning: {}", printable(&w.to_string()));
-    }
+    let result = facts.and_then(|f| f.result.as_deref()).map(printable);
+    let mut lines: Vec<String> = (w.record_says)(result.as_deref(), r.agreement(), r.result())
+        .into_iter()
+        .collect();
+    lines.extend(
+        render::notes(r, Lang::En)
+            .iter()
+            .map(|n| (w.note_remark)(&printable(n))),
+    );
+    lines.extend(
+        render::warnings(r, Lang::En)
+            .iter()
+            .map(|x| (w.warning_remark)(&printable(x))),
+    );
     if let Some(e) = r.error() {
-        let _ = write!(out, "\n  error: {}", printable(&e.to_string()));
+        lines.push((w.error_remark)(&printable(&e.to_string())));
+    }
+    for line in lines {
+        let _ = write!(out, "\n  {line}");
     }
     out
 }
@@ -131,41 +121,32 @@ impl Tally {
 
     /// The closing summary.
     pub fn summary(&self, elapsed: Duration) -> String {
+        let w = Lang::En.words();
         let ruled: usize = self.by_reason.iter().map(|(_, n)| n).sum();
         let reasons: Vec<String> = self
             .by_reason
             .iter()
-            .map(|(k, n)| format!("{n} {k}"))
+            .map(|(k, n)| (w.reason_count)(*n, (w.reason)(k)))
             .collect();
         let secs = elapsed.as_secs_f64().max(1e-9);
-        let mut s = format!(
-            "summary: {} games, {ruled} ruled{}, {} without a ruling; {} with errors; {} disagree with the record",
+        let mut s = (w.summary)(
             self.games,
-            if reasons.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", reasons.join(", "))
-            },
+            ruled,
+            &reasons.join(w.list_separator),
             self.games - ruled,
             self.errors,
             self.disagree,
         );
         if self.unreadable > 0 {
-            s.push_str(&format!("; {} unreadable files", self.unreadable));
+            s.push_str(&(w.unreadable_files)(self.unreadable));
         }
         if !self.skipped.is_empty() {
-            s.push_str(&format!(
-                "; {} files without games skipped ({})",
+            s.push_str(&(w.skipped_files)(
                 self.skipped.len(),
-                some_of(&self.skipped, SKIPPED_NAMED)
+                &some_of(w, &self.skipped, SKIPPED_NAMED),
             ));
         }
-        s.push_str(&format!(
-            "; {} plies in {:.3} s ({:.0} games/s)",
-            self.plies,
-            secs,
-            self.games as f64 / secs
-        ));
+        s.push_str(&(w.pace)(self.plies, secs, self.games as f64 / secs));
         s
     }
 }
@@ -174,10 +155,10 @@ impl Tally {
 const SKIPPED_NAMED: usize = 3;
 
 /// The first `named` of `names`, and how many more: "a, b, c and 2 more".
-fn some_of(names: &[String], named: usize) -> String {
+fn some_of(w: &Words, names: &[String], named: usize) -> String {
     let shown: Vec<String> = names.iter().take(named).map(|n| printable(n)).collect();
     match names.len().saturating_sub(named) {
-        0 => shown.join(", "),
-        more => format!("{} and {more} more", shown.join(", ")),
+        0 => shown.join(w.list_separator),
+        more => (w.and_more)(&shown.join(w.list_separator), more),
     }
 }

@@ -10,7 +10,8 @@ use crate::movegen::legal_moves;
 use crate::moves::{IllegalMove, Move, MoveTextError};
 use crate::position::{Outcome, Position};
 use crate::referee::inputs::Source;
-use crate::referee::{self, Judging, Reason, Rules, Stop, Verdict, json::report_json};
+use crate::referee::render::{self, Lang};
+use crate::referee::{self, GameReport, Judging, Reason, Rules, Stop, Verdict, json::report_json};
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Query, State};
@@ -146,7 +147,7 @@ pub async fn referee(Query(query): Query<HashMap<String, String>>, body: Bytes) 
             bytes: body.to_vec(),
         };
         let mut judging = Judging::new(vec![source], config).stop(Stop::at(deadline));
-        let reports: Vec<Value> = judging.by_ref().map(|r| report_json(&r)).collect();
+        let reports: Vec<Value> = judging.by_ref().map(|r| page_report(&r)).collect();
         (!judging.was_stopped()).then_some(reports)
     };
     // The judging stops itself at the deadline; the wait allows a little past it for the answer.
@@ -155,6 +156,15 @@ pub async fn referee(Query(query): Query<HashMap<String, String>>, body: Bytes) 
         Ok(None) => out_of_time(REFEREE_TIME).into_response(),
         Err(answer) => answer.into_response(),
     }
+}
+
+/// A report as `xq referee --json` writes it, with what the page shows in words rendered here:
+/// the ruling in one line, and why each chased piece counted as unprotected.
+fn page_report(r: &GameReport) -> Value {
+    let mut answer = report_json(r);
+    answer["headline"] = render::headline(r, Lang::En).into();
+    answer["unprotected_why"] = render::unprotected(r, Lang::En).into();
+    answer
 }
 
 /// A bad request: the words saying what was wrong.
@@ -266,6 +276,13 @@ pub async fn legal(body: Bytes) -> Response {
                 "in_check": pos.in_check(),
                 "mate": outcome == Some(Outcome::Checkmate),
                 "stalemate": outcome == Some(Outcome::Stalemate),
+                "status": render::position_status(
+                    pos.side_to_move(),
+                    pos.in_check(),
+                    outcome.is_some(),
+                    Lang::En
+                ),
+                "pieces": render::pieces_at(pos, Lang::En),
             })
         })
     };

@@ -9,7 +9,7 @@ use xq::fen;
 use xq::judge::{History, Verdict, judge_before_reply};
 use xq::moves::Move;
 use xq::position::Position;
-use xq::referee::words::decision_words;
+use xq::referee::render::{self, Lang};
 use xq::referee::{Adjudicator, Decision, Reason, Rules};
 use xq::square::{Color, File, Rank, Square};
 
@@ -269,7 +269,7 @@ fn case_text(out: &mut String, case: &Case, diagram_fen: Option<&str>) -> Result
                 ply: ruling.ply,
                 reason: Reason::Repetition(ruling),
             };
-            decision_words(&history, &decision, provisional, &[])
+            render::decision(&history, &decision, provisional, &[], Lang::En)
         }
     };
     for line in words.lines() {

@@ -1,0 +1,379 @@
+//! The one renderer of the referee's reports: puts the report's data (rulings, their cycles and
+//! rule citations, the repetitions on the way, why a chased piece was unprotected, remarks) into
+//! words, for the text, JSON and HTML reports, the server's page, the match runner and the WXF
+//! case files alike. The logic here is the same in every language: what is said in which order,
+//! how lists are joined and shortened. The words come from one table per language (`en`); adding
+//! a language means adding a table of the same shape (`words::Words`) and a [`Lang`] for it.
+
+mod en;
+mod ruling;
+pub mod words;
+
+use super::Decision;
+use super::citation::RuleCase;
+use super::report::{Agreement, GameReport, Mate, Note, ReportBody};
+use crate::judge::explain::ChaseWitness;
+use crate::judge::protection::Protection;
+use crate::judge::{Verdict, Violation};
+use crate::moves::Move;
+use crate::piece::{Piece, PieceKind};
+use crate::position::Position;
+use crate::square::{Color, Square};
+use std::collections::BTreeMap;
+use words::{Counted, Words};
+
+pub use ruling::{decision, event};
+
+/// A language the reports can be rendered in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Lang {
+    /// English.
+    #[default]
+    En,
+}
+
+impl Lang {
+    /// The language's table of words.
+    pub fn words(self) -> &'static Words {
+        match self {
+            Lang::En => &en::EN,
+        }
+    }
+}
+
+/// How many items of a list are shown at each end when it is too long to show whole.
+const LIST_ENDS: usize = 4;
+
+/// A list joined; a long one as its first and last few items, with how many it holds in all
+/// ("1, 5, 9, 13, …, 85, 89, 93, 97 (25 plies in all)").
+fn abbreviated(w: &Words, items: &[String], counted: Counted) -> String {
+    if items.len() <= 3 * LIST_ENDS {
+        return items.join(w.list_separator);
+    }
+    (w.abbreviated)(
+        &items[..LIST_ENDS].join(w.list_separator),
+        &items[items.len() - LIST_ENDS..].join(w.list_separator),
+        items.len(),
+        counted,
+    )
+}
+
+/// Anything shown in turn (squares, plies), abbreviated when long.
+fn listed<T: ToString>(w: &Words, items: &[T], counted: Counted) -> String {
+    let items: Vec<String> = items.iter().map(T::to_string).collect();
+    abbreviated(w, &items, counted)
+}
+
+/// A move as the record wrote it beside its ICCS form (`h2e2 (炮二平五)`), or ICCS alone when
+/// the record wrote it that way (`texts`: the record's move texts, one per ply).
+fn move_words(w: &Words, m: Move, ply: usize, texts: &[String]) -> String {
+    let iccs = m.to_string();
+    match texts.get(ply - 1) {
+        Some(t) if !t.eq_ignore_ascii_case(&iccs) => (w.move_as_recorded)(&iccs, t),
+        _ => iccs,
+    }
+}
+
+/// The explanation of a report: the ending and what it rests on (or that there is none), then
+/// the repetitions met on the way; for an unreadable game, that it was not judged.
+pub fn explanation(r: &GameReport, lang: Lang) -> String {
+    let w = lang.words();
+    let ReportBody::Judged { game, .. } = &r.body else {
+        return w.unreadable.to_string();
+    };
+    let facts = &game.facts;
+    let mut text = match &game.ruling {
+        None => (w.no_ruling)(facts.result.as_deref()),
+        Some(ruling) => ruling::ruling(w, ruling, &game.events, &facts.move_texts),
+    };
+    let on_the_way = r.repetitions_on_the_way();
+    if !on_the_way.is_empty() {
+        text.push_str("\n  ");
+        text.push_str(w.on_the_way);
+        for e in on_the_way {
+            text.push_str("\n    ");
+            text.push_str(&ruling::event_in(w, e, &game.moves, &facts.move_texts));
+        }
+    }
+    text
+}
+
+/// The rule-book rule a ruling rests on, with the nearest diagrams of the WXF manual.
+pub fn rule(case: RuleCase, lang: Lang) -> String {
+    (lang.words().rule)(case)
+}
+
+/// Why a chased piece counted as unprotected: the attack, and what defended it or why nothing
+/// could ("red rook h2 attacks black cannon h7: no black piece can take back on h7").
+pub fn witness(witness: &ChaseWitness, lang: Lang) -> String {
+    witness_in(lang.words(), witness)
+}
+
+/// [`witness`] in a language's words.
+fn witness_in(w: &Words, witness: &ChaseWitness) -> String {
+    let kind_on = |sq| {
+        witness
+            .defenders
+            .iter()
+            .find(|(d, _)| *d == sq)
+            .map(|(_, p): &(_, Piece)| p.kind)
+    };
+    let why = match &witness.protection {
+        Protection::Protected(d) => (w.protected_by)(*d),
+        Protection::WorthMore => (w.worth_more)(witness.victim.kind, witness.attacker.kind),
+        Protection::NoDefender => (w.no_defender)(witness.victim.color, witness.square),
+        Protection::DefendersFail(failures) => failures
+            .iter()
+            .map(|&(d, failure)| (w.defender_fails)(kind_on(d), d, failure, witness.attacker.kind))
+            .collect::<Vec<_>>()
+            .join(w.clause_separator),
+    };
+    (w.attack)(
+        witness.attacker,
+        witness.from,
+        witness.victim,
+        witness.square,
+        &why,
+    )
+}
+
+/// A remark on a record.
+pub fn note(note: &Note, lang: Lang) -> String {
+    match note {
+        Note::Reader(text) => text.clone(),
+        Note::GameOver {
+            ply,
+            side,
+            how,
+            text,
+        } => (lang.words().game_over)(*ply, *side, *how, ply + 1, text),
+    }
+}
+
+/// A report's remarks, in words.
+pub fn notes(r: &GameReport, lang: Lang) -> Vec<String> {
+    r.notes().iter().map(|n| note(n, lang)).collect()
+}
+
+/// A report's warnings (marks that disagree with their moves), each with its ply.
+pub fn warnings(r: &GameReport, lang: Lang) -> Vec<String> {
+    let w = lang.words();
+    r.warnings()
+        .iter()
+        .map(|(ply, text)| (w.at_ply)(*ply, text))
+        .collect()
+}
+
+/// Why each chased piece of a report's ruling counted as unprotected, each with its ply.
+pub fn unprotected(r: &GameReport, lang: Lang) -> Vec<String> {
+    let w = lang.words();
+    r.ruling()
+        .map_or(&[][..], |x| &x.cycles)
+        .iter()
+        .flat_map(|c| &c.unprotected)
+        .map(|u| (w.at_ply)(u.ply, &witness(u, lang)))
+        .collect()
+}
+
+/// A piece on a square, as a board's tooltip names it ("red rook on h2").
+pub fn piece_at(piece: Piece, square: Square, lang: Lang) -> String {
+    (lang.words().piece_at)(piece, square)
+}
+
+/// Every piece of a position by its square, as a board's tooltips name them.
+pub fn pieces_at(pos: &Position, lang: Lang) -> BTreeMap<String, String> {
+    Square::all()
+        .filter_map(|sq| {
+            pos.piece_at(sq)
+                .map(|p| (sq.to_string(), piece_at(p, sq, lang)))
+        })
+        .collect()
+}
+
+/// A side, as the subject of a sentence ("Red").
+pub fn side(color: Color, lang: Lang) -> &'static str {
+    (lang.words().side)(color)
+}
+
+/// A side's part of a repetition, in words ("perpetual check").
+pub fn violation(v: Violation, lang: Lang) -> &'static str {
+    (lang.words().violation)(v)
+}
+
+/// Pieces, each with all its squares ("red rook b5, b6; red cannon h7").
+pub fn pieces_on(pieces: &[(Piece, Vec<Square>)], lang: Lang) -> String {
+    let w = lang.words();
+    let each: Vec<String> = pieces
+        .iter()
+        .map(|(piece, squares)| {
+            let squares: Vec<String> = squares.iter().map(|s| s.to_string()).collect();
+            (w.piece_on)(*piece, &squares.join(w.list_separator))
+        })
+        .collect();
+    clauses(&each, lang)
+}
+
+/// Clauses (remarks, pieces) joined in one sentence.
+pub fn clauses(items: &[String], lang: Lang) -> String {
+    items.join(lang.words().clause_separator)
+}
+
+/// A result in an arbiter's words ("Red wins", "draw", "no ruling").
+pub fn result(verdict: Verdict, lang: Lang) -> &'static str {
+    (lang.words().result)(verdict)
+}
+
+/// A reason for a ruling (as `Decision::reason_name` names it), in words.
+pub fn reason(name: &'static str, lang: Lang) -> &'static str {
+    (lang.words().reason)(name)
+}
+
+/// How a record's own result compares with the ruling, in words.
+pub fn agreement(agreement: Agreement, lang: Lang) -> &'static str {
+    (lang.words().agreement)(agreement)
+}
+
+/// A report's ruling in one line, for the page: the result, the reason and the ply.
+pub fn headline(r: &GameReport, lang: Lang) -> String {
+    let w = lang.words();
+    let reason = r.decision().map(|d| (w.reason)(d.reason_name()));
+    (w.headline)(r.result(), reason, r.decision().map_or(0, |d| d.ply))
+}
+
+/// The side to move on a board, in words: to move (in check or not), or mated.
+pub fn position_status(side: Color, in_check: bool, no_legal_move: bool, lang: Lang) -> String {
+    let mated = no_legal_move.then_some(if in_check {
+        Mate::Checkmate
+    } else {
+        Mate::Stalemate
+    });
+    (lang.words().position_status)(side, in_check, mated)
+}
+
+/// The legend under the HTML report's boards: each glyph (as `glyph` draws it) with its piece.
+pub fn legend(glyph: fn(Piece) -> char, lang: Lang) -> String {
+    let w = lang.words();
+    let side = |color| {
+        PieceKind::ALL
+            .iter()
+            .map(|&kind| (w.legend_glyph)(glyph(Piece { color, kind }), kind))
+            .collect::<Vec<_>>()
+            .join(w.list_separator)
+    };
+    (w.legend)(&side(Color::Red), &side(Color::Black))
+}
+
+/// The remarks on a game in the HTML report's table: the record's notes, the repetitions on the
+/// way, the error, moves recorded past the ruling.
+pub fn remarks(r: &GameReport, lang: Lang) -> Vec<String> {
+    let w = lang.words();
+    let mut remarks = notes(r, lang);
+    remarks.extend(
+        r.repetitions_on_the_way()
+            .into_iter()
+            .map(|e| (w.on_the_way_remark)(&event(e, r.moves(), r.move_texts(), lang))),
+    );
+    if let Some(e) = r.error() {
+        remarks.push((w.error_remark)(&e.to_string()));
+    }
+    let past_ruling = r.ruling().map_or(0, |x| x.past_ruling);
+    if past_ruling > 0 {
+        remarks.push((w.past_ruling_remark)(past_ruling));
+    }
+    remarks
+}
+
+/// The record's own result with how it compares with the ruling, if the record gives one.
+pub fn record_result(r: &GameReport, lang: Lang) -> Option<String> {
+    let text = r.facts()?.result.as_deref()?;
+    Some((lang.words().record_result)(text, r.agreement()))
+}
+
+/// The heading of a ruled game in the HTML report.
+pub fn game_heading(r: &GameReport, decision: &Decision, lang: Lang) -> String {
+    let w = lang.words();
+    (w.game_heading)(
+        &r.file,
+        r.game,
+        decision.verdict,
+        (w.reason)(decision.reason_name()),
+        decision.ply,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::protection::DefenderFailure;
+
+    #[test]
+    fn rule_citations_name_their_rules_and_diagrams() {
+        for (case, words) in [
+            (
+                RuleCase::PerpetualCheckLoses,
+                "WXF rule 6: perpetual check loses (manual diagram 1)",
+            ),
+            (
+                RuleCase::RookChased,
+                "WXF rules 15 and 19: a rook may not be perpetually chased (manual diagram 18)",
+            ),
+            (
+                RuleCase::ChaseInTurn,
+                "WXF rule 32: one piece chasing two pieces in turn, or two chasing two, is not a perpetual chase (manual diagrams 76-80)",
+            ),
+            (
+                RuleCase::NoViolation,
+                "WXF rules: a repetition in which neither side violates is a draw",
+            ),
+        ] {
+            assert_eq!(rule(case, Lang::En), words);
+        }
+    }
+
+    #[test]
+    fn long_lists_are_shortened_with_their_count() {
+        let w = Lang::En.words();
+        let plies: Vec<usize> = (1..=25).map(|i| 4 * i - 3).collect();
+        assert_eq!(
+            listed(w, &plies, Counted::Plies),
+            "1, 5, 9, 13, …, 85, 89, 93, 97 (25 plies in all)"
+        );
+        assert_eq!(listed(w, &plies[..3], Counted::Plies), "1, 5, 9");
+    }
+
+    #[test]
+    fn a_witness_names_each_defender_that_cannot_take_back() {
+        let sq = |s| Square::parse(s).expect("a square");
+        let witnessed = ChaseWitness {
+            ply: 7,
+            attacker: Piece::new(Color::Red, PieceKind::Rook),
+            from: sq("e7"),
+            victim: Piece::new(Color::Black, PieceKind::Horse),
+            square: sq("e5"),
+            protection: Protection::DefendersFail(vec![(
+                sq("e9"),
+                DefenderFailure::ScreenIsAttacker,
+            )]),
+            defenders: vec![(sq("e9"), Piece::new(Color::Black, PieceKind::Cannon))],
+        };
+        assert_eq!(
+            witness(&witnessed, Lang::En),
+            "red rook e7 attacks black horse e5: the cannon on e9 would take back over the rook as its screen, which the capture removes (a false root)"
+        );
+    }
+
+    #[test]
+    fn the_status_names_the_side_to_move_or_the_winner() {
+        for (side, in_check, no_legal_move, words) in [
+            (Color::Red, false, false, "Red to move"),
+            (Color::Black, true, false, "Black to move, in check"),
+            (Color::Red, true, true, "checkmate: Black wins"),
+            (Color::Black, false, true, "stalemate: Red wins"),
+        ] {
+            assert_eq!(
+                position_status(side, in_check, no_legal_move, Lang::En),
+                words
+            );
+        }
+    }
+}

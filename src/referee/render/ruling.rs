@@ -1,0 +1,165 @@
+//! A ruling in words: who wins and why, the rule cited, each side's cycle with the pieces chased
+//! and why each counted as unprotected, the repeated position; and the repetitions met on the
+//! way, each with what came after it.
+
+use super::words::{Counted, Words};
+use super::{Lang, abbreviated, listed, move_words, witness_in};
+use crate::judge::History;
+use crate::moves::Move;
+use crate::referee::citation::rule_case;
+use crate::referee::report::{Mate, RulingReport};
+use crate::referee::{Decision, Reason, RepetitionEvent};
+
+/// A decision in words, as `xq referee` explains it with the moves in ICCS, read from the judge's
+/// history of the game (`provisional`: it rests on a move whose reply is not known; `events`:
+/// the repetitions met on the way, which say whether the violator kept on).
+pub fn decision(
+    history: &History,
+    decision: &Decision,
+    provisional: bool,
+    events: &[RepetitionEvent],
+    lang: Lang,
+) -> String {
+    let report = RulingReport::new(history, decision.clone(), provisional, decision.ply);
+    ruling(lang.words(), &report, events, &[])
+}
+
+/// One repetition met on the way: the kind, who must change moves, and what happened next
+/// (`moves` and `texts`: the game's moves and the record's texts for them).
+pub fn event(e: &RepetitionEvent, moves: &[Move], texts: &[String], lang: Lang) -> String {
+    event_in(lang.words(), e, moves, texts)
+}
+
+/// [`event`] in a language's words.
+pub(super) fn event_in(w: &Words, e: &RepetitionEvent, moves: &[Move], texts: &[String]) -> String {
+    let kind = (w.reason)(e.kind());
+    let violator = e.violator();
+    let played = |ply: usize| moves.get(ply - 1).map(|&m| move_words(w, m, ply, texts));
+    let mut clauses = vec![(w.event)(e.first_ply(), kind, violator)];
+    if let Some((first, last)) = e.kept_up {
+        clauses.push((w.event_kept_up)(
+            violator,
+            kind,
+            &(w.plies)(first, last),
+            played(first).as_deref(),
+        ));
+    }
+    if let Some(kept) = &e.kept_on {
+        clauses.push((w.event_kept_on)(violator, kept.ply));
+    }
+    clauses.push(match (e.varied, e.ruled_anew) {
+        (None, Some(ply)) => (w.event_ruled_anew)(ply),
+        (Some((side, ply)), _) => (w.event_varied)(side, ply, played(ply).as_deref()),
+        (None, None) => (w.event_record_ends)(e.last_ply),
+    });
+    clauses.join(w.clause_separator)
+}
+
+/// The ruling in words, with the record's own move texts (`texts`, one per ply) beside the moves
+/// where they differ from ICCS.
+pub(super) fn ruling(
+    w: &Words,
+    r: &RulingReport,
+    events: &[RepetitionEvent],
+    texts: &[String],
+) -> String {
+    let d = &r.decision;
+    let mut lines = vec![match &d.reason {
+        Reason::Checkmate => (w.mated)(r.ruled.side_to_move(), d.ply, Mate::Checkmate),
+        Reason::Stalemate => (w.mated)(r.ruled.side_to_move(), d.ply, Mate::Stalemate),
+        Reason::MoveLimit(moves) => (w.move_limit)(d.ply, *moves),
+        Reason::PlyLimit(plies) => (w.ply_limit)(d.ply, *plies),
+        Reason::Repetition(_) => repetition(w, r, events, texts),
+    }];
+    if matches!(d.reason, Reason::Repetition(_)) {
+        lines.extend(repetition_grounds(w, r, texts));
+    }
+    if r.past_ruling > 0 {
+        lines.push((w.past_ruling)(r.past_ruling));
+    }
+    lines.join("\n  ")
+}
+
+/// The first line of a ruled repetition: who had to change moves, what they did, who wins.
+fn repetition(w: &Words, r: &RulingReport, events: &[RepetitionEvent], texts: &[String]) -> String {
+    let d = &r.decision;
+    let reason = (w.reason)(d.reason_name());
+    let event = events.iter().find(|e| e.covers(d.ply));
+    match (r.violator, event) {
+        (Some(v), Some(e)) if e.kept_on.is_none() && e.last_ply == d.ply => match e.kept_up {
+            Some((first, last)) => (w.kept_up_to_the_end)(
+                reason,
+                v,
+                e.first_ply(),
+                first,
+                texts.get(first - 1).map(String::as_str),
+                d.ply.max(last),
+            ),
+            None => (w.ends_in_repetition)(reason, d.ply, v),
+        },
+        (Some(v), Some(e)) if e.kept_on.as_ref().is_some_and(|k| k.ply == d.ply) => {
+            (w.repeated_again)(reason, v, e.first_ply(), d.ply)
+        }
+        (Some(v), _) => (w.ends_in_repetition)(reason, d.ply, v),
+        (None, _) => (w.repetition_draw)(reason, d.ply),
+    }
+}
+
+/// What a ruled repetition rests on, one line each: the rule cited, each side's cycle with the
+/// pieces chased and why each was unprotected, the repeated position, a reply not recorded.
+fn repetition_grounds(w: &Words, r: &RulingReport, texts: &[String]) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some(case) = rule_case(&r.decision, &r.cycles) {
+        lines.push((w.rule)(case));
+    }
+    for cycle in &r.cycles {
+        let own: Vec<(usize, Move)> = cycle
+            .moves
+            .iter()
+            .copied()
+            .filter(|(p, _)| (p - cycle.first_ply) % 2 == 1)
+            .collect();
+        let words: Vec<String> = own
+            .iter()
+            .map(|&(p, m)| move_words(w, m, p, texts))
+            .collect();
+        let plies = match (own.first(), own.last()) {
+            (Some(first), Some(last)) => (w.plies)(first.0, last.0),
+            _ => (w.plies)(cycle.first_ply + 1, cycle.last_ply),
+        };
+        let mut clauses = vec![(w.cycle)(
+            cycle.color,
+            cycle.violation,
+            &plies,
+            &abbreviated(w, &words, Counted::Moves),
+        )];
+        for (piece, squares) in &cycle.chased {
+            clauses.push((w.chased)(&(w.piece_on)(
+                *piece,
+                &listed(w, squares, Counted::Squares),
+            )));
+        }
+        if !cycle.chased_in_turn.is_empty() {
+            let each: Vec<String> = cycle
+                .chased_in_turn
+                .iter()
+                .map(|(piece, squares)| (w.piece_on)(*piece, &listed(w, squares, Counted::Squares)))
+                .collect();
+            clauses.push((w.chased_in_turn)(&each.join(w.clause_separator)));
+        }
+        let mut line = clauses.join(w.clause_separator);
+        for witnessed in &cycle.unprotected {
+            line.push_str("\n    ");
+            line.push_str(&(w.unprotected)(witnessed.ply, &witness_in(w, witnessed)));
+        }
+        lines.push(line);
+    }
+    lines.push((w.repeated_position)(
+        &r.ruled.to_string(),
+        &listed(w, &r.repeated_at, Counted::Plies),
+    ));
+    if r.provisional {
+        lines.push(w.reply_not_recorded.to_string());
+    }
+    lines
+}

@@ -1,0 +1,195 @@
+//! The shape of a language's table of words for the referee's reports: names for the things a
+//! report holds (sides, pieces, violations, results) and the templates of its sentences, each a
+//! function of the data it puts into words. `en` fills it in English; another language fills
+//! one more table of the same shape.
+
+use crate::judge::protection::DefenderFailure;
+use crate::judge::{Verdict, Violation};
+use crate::piece::{Piece, PieceKind};
+use crate::referee::citation::RuleCase;
+use crate::referee::report::{Agreement, Mate};
+use crate::square::{Color, Square};
+
+/// What an abbreviated list counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counted {
+    /// Moves.
+    Moves,
+    /// Squares.
+    Squares,
+    /// Plies.
+    Plies,
+}
+
+/// One language's words. Texts given to a template (moves as recorded, lists already joined)
+/// are put in as they are.
+pub struct Words {
+    // Names.
+    /// A side, as the subject of a sentence ("Red").
+    pub side: fn(Color) -> &'static str,
+    /// A piece with its side ("red rook").
+    pub piece: fn(Piece) -> String,
+    /// A piece on a square ("red rook on h2").
+    pub piece_at: fn(Piece, Square) -> String,
+    /// A kind of piece ("rook").
+    pub kind: fn(PieceKind) -> &'static str,
+    /// A side's part of a repetition ("perpetual check", "idle").
+    pub violation: fn(Violation) -> &'static str,
+    /// A reason for a ruling, from its name in the JSON report ("perpetual chase").
+    pub reason: fn(&'static str) -> &'static str,
+    /// A result ("Red wins", "draw", "no ruling").
+    pub result: fn(Verdict) -> &'static str,
+    /// How the record's own result compares with the ruling.
+    pub agreement: fn(Agreement) -> &'static str,
+
+    // Lists.
+    /// Between the items of a list.
+    pub list_separator: &'static str,
+    /// Between the clauses of a sentence.
+    pub clause_separator: &'static str,
+    /// A long list shown by its first and last items (each already joined), with how many it
+    /// holds in all.
+    pub abbreviated: fn(first: &str, last: &str, all: usize, Counted) -> String,
+    /// A stretch of plies: "ply 5", or "plies 5-11".
+    pub plies: fn(first: usize, last: usize) -> String,
+    /// A move in ICCS with the text the record wrote it in.
+    pub move_as_recorded: fn(iccs: &str, text: &str) -> String,
+    /// Something said of a ply: "ply 5: ...".
+    pub at_ply: fn(usize, &str) -> String,
+
+    // The ruling.
+    /// No ruling, with the record's own result if it gives one.
+    pub no_ruling: fn(record_result: Option<&str>) -> String,
+    /// The side to move mated at a ply.
+    pub mated: fn(loser: Color, ply: usize, Mate) -> String,
+    /// A draw by the move-count rule.
+    pub move_limit: fn(ply: usize, moves: u32) -> String,
+    /// A draw at the cap on plies.
+    pub ply_limit: fn(ply: usize, plies: u32) -> String,
+    /// A violator that kept its violation up on other squares to the end of the record.
+    pub kept_up_to_the_end: fn(
+        reason: &str,
+        violator: Color,
+        told: usize,
+        from: usize,
+        text: Option<&str>,
+        end: usize,
+    ) -> String,
+    /// A violator that repeated again after being told to change moves.
+    pub repeated_again: fn(reason: &str, violator: Color, told: usize, ply: usize) -> String,
+    /// A record that ends in a repetition its violator must leave.
+    pub ends_in_repetition: fn(reason: &str, ply: usize, violator: Color) -> String,
+    /// A repetition ruled a draw.
+    pub repetition_draw: fn(reason: &str, ply: usize) -> String,
+    /// The rule-book rule a ruling rests on.
+    pub rule: fn(RuleCase) -> String,
+    /// One side's cycle: its violation, the plies and its moves.
+    pub cycle: fn(side: Color, Violation, plies: &str, moves: &str) -> String,
+    /// A piece with its squares.
+    pub piece_on: fn(Piece, squares: &str) -> String,
+    /// The pieces chased on every move (each a `piece_on`).
+    pub chased: fn(&str) -> String,
+    /// The pieces chased in turn (each a `piece_on`, joined by the clause separator).
+    pub chased_in_turn: fn(&str) -> String,
+    /// Why a chased piece counted as unprotected, at a ply.
+    pub unprotected: fn(ply: usize, why: &str) -> String,
+    /// The ruled position and the plies it occurred at.
+    pub repeated_position: fn(fen: &str, plies: &str) -> String,
+    /// A ruling on a move whose reply the record does not give.
+    pub reply_not_recorded: &'static str,
+    /// Moves recorded past the ruling.
+    pub past_ruling: fn(plies: usize) -> String,
+    /// The heading of the repetitions met on the way.
+    pub on_the_way: &'static str,
+
+    // A repetition on the way.
+    /// Its first ply, kind and who must change moves (none: it is allowed).
+    pub event: fn(ply: usize, kind: &str, violator: Option<Color>) -> String,
+    /// The violator kept the violation up on other squares, with the first such move.
+    pub event_kept_up:
+        fn(violator: Option<Color>, kind: &str, plies: &str, first_move: Option<&str>) -> String,
+    /// The violator repeated again.
+    pub event_kept_on: fn(violator: Option<Color>, ply: usize) -> String,
+    /// The repetition went on under a new ruling.
+    pub event_ruled_anew: fn(ply: usize) -> String,
+    /// A side varied, with its move.
+    pub event_varied: fn(Color, ply: usize, first_move: Option<&str>) -> String,
+    /// The record ends in the repetition.
+    pub event_record_ends: fn(ply: usize) -> String,
+
+    // Why a chased piece counted as unprotected.
+    /// The attack and why.
+    pub attack:
+        fn(attacker: Piece, from: Square, victim: Piece, square: Square, why: &str) -> String,
+    /// Protected by the piece on a square.
+    pub protected_by: fn(Square) -> String,
+    /// The victim is worth more than its attacker.
+    pub worth_more: fn(victim: PieceKind, attacker: PieceKind) -> String,
+    /// No piece of the victim's side can take back.
+    pub no_defender: fn(Color, Square) -> String,
+    /// A piece that reaches the square but cannot take back (its kind, if known).
+    pub defender_fails:
+        fn(Option<PieceKind>, Square, DefenderFailure, attacker: PieceKind) -> String,
+
+    // Remarks.
+    /// The game was over before the record's last moves.
+    pub game_over: fn(ply: usize, side: Color, Mate, next_ply: usize, text: &str) -> String,
+    /// A game that could not be read.
+    pub unreadable: &'static str,
+
+    // The text report.
+    /// The heading of a game: its file, its number, the line it starts at (0: not known), and
+    /// its players and event.
+    pub game_title: fn(file: &str, game: usize, line: u32, title: Option<&str>) -> String,
+    /// A file that could not be read.
+    pub file_error: fn(file: &str, error: &str) -> String,
+    /// How many plies a game has.
+    pub ply_count: fn(usize) -> String,
+    /// The record's own result (as written) against the referee's (none to say when the referee
+    /// has no ruling).
+    pub record_says: fn(text: Option<&str>, Agreement, referee: Verdict) -> Option<String>,
+    /// A remark on a record.
+    pub note_remark: fn(&str) -> String,
+    /// A warning about a record.
+    pub warning_remark: fn(&str) -> String,
+    /// The closing summary: games, games ruled and by which reasons (already listed), games
+    /// without a ruling, games with errors, games whose record disagrees.
+    pub summary: fn(
+        games: usize,
+        ruled: usize,
+        reasons: &str,
+        unruled: usize,
+        errors: usize,
+        disagree: usize,
+    ) -> String,
+    /// How many games a reason decided.
+    pub reason_count: fn(games: usize, reason: &str) -> String,
+    /// Files that could not be read.
+    pub unreadable_files: fn(usize) -> String,
+    /// Files without games, skipped, some of them named.
+    pub skipped_files: fn(usize, named: &str) -> String,
+    /// Some names, and how many more there are.
+    pub and_more: fn(named: &str, more: usize) -> String,
+    /// How many plies were judged, in how long, how many games a second.
+    pub pace: fn(plies: usize, seconds: f64, games_per_second: f64) -> String,
+
+    // The HTML report and the page.
+    /// The legend under the boards, each side's glyphs already listed.
+    pub legend: fn(red: &str, black: &str) -> String,
+    /// One glyph of the legend.
+    pub legend_glyph: fn(glyph: char, PieceKind) -> String,
+    /// A remark on a repetition on the way.
+    pub on_the_way_remark: fn(&str) -> String,
+    /// A remark on an error.
+    pub error_remark: fn(&str) -> String,
+    /// A remark on moves recorded past the ruling.
+    pub past_ruling_remark: fn(plies: usize) -> String,
+    /// The record's own result, compared with the ruling.
+    pub record_result: fn(&str, Agreement) -> String,
+    /// The heading of a ruled game.
+    pub game_heading: fn(file: &str, game: usize, Verdict, reason: &str, ply: usize) -> String,
+    /// A ruling in one line, for the page ("Red wins — perpetual check at ply 12").
+    pub headline: fn(Verdict, reason: Option<&str>, ply: usize) -> String,
+    /// The side to move on the page's board: to move, in check, or mated.
+    pub position_status: fn(side: Color, in_check: bool, mated: Option<Mate>) -> String,
+}
