@@ -10,7 +10,7 @@ use crate::judge::{History, Verdict, Violation, occurrences};
 use crate::movegen::count_legal;
 use crate::moves::Move;
 use crate::piece::Piece;
-use crate::position::Position;
+use crate::position::{Outcome, Position};
 use crate::record::encoding::Encoding;
 use crate::record::notation::Notation;
 use crate::record::{ErrorKind, Format, GameRecord, RecordError, RecordedResult, parse_result};
@@ -63,15 +63,6 @@ pub struct CycleReport {
     pub unprotected: Vec<ChaseWitness>,
 }
 
-/// How a game ended on the board with the side to move having no legal move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mate {
-    /// In check with no legal move.
-    Checkmate,
-    /// No legal move, not in check (a loss in Xiangqi).
-    Stalemate,
-}
-
 /// A remark on a game record.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Note {
@@ -86,7 +77,7 @@ pub enum Note {
         /// The side mated.
         side: Color,
         /// Checkmate or stalemate.
-        how: Mate,
+        how: Outcome,
         /// The recorded move after the mate, as written.
         text: String,
     },
@@ -235,8 +226,8 @@ impl GameReport {
                     ply: plies,
                     side: history.position().side_to_move(),
                     how: match decision.as_ref().map(|d| &d.reason) {
-                        Some(Reason::Checkmate) => Mate::Checkmate,
-                        _ => Mate::Stalemate,
+                        Some(Reason::Checkmate) => Outcome::Checkmate,
+                        _ => Outcome::Stalemate,
                     },
                     text: text.clone(),
                 }),

@@ -276,12 +276,7 @@ pub async fn legal(body: Bytes) -> Response {
                 "in_check": pos.in_check(),
                 "mate": outcome == Some(Outcome::Checkmate),
                 "stalemate": outcome == Some(Outcome::Stalemate),
-                "status": render::position_status(
-                    pos.side_to_move(),
-                    pos.in_check(),
-                    outcome.is_some(),
-                    Lang::En
-                ),
+                "status": render::position_status(pos, Lang::En),
                 "pieces": render::pieces_at(pos, Lang::En),
             })
         })
@@ -388,12 +383,23 @@ fn search(line: Game, limits: Limits, skill: Option<u64>) -> Result<Value, Refus
             || result.best.iter().map(|m| m.to_string()).collect(),
             |l| l.pv.iter().map(|m| m.to_string()).collect(),
         );
+    let best = result.best.map(|m| m.to_string());
+    // For the page, which shows only words the server rendered.
+    let summary = render::analysis(
+        best.as_deref(),
+        result.score.mate_moves(),
+        result.score.0,
+        result.depth,
+        &pv,
+        Lang::En,
+    );
     Ok(json!({
-        "bestmove": result.best.map(|m| m.to_string()),
+        "bestmove": best,
         "score": score,
         "pv": pv,
         "depth": result.depth,
         "nodes": result.nodes,
+        "summary": summary,
     }))
 }
 

@@ -4,9 +4,10 @@ use super::words::{Counted, Words};
 use crate::judge::protection::DefenderFailure;
 use crate::judge::{Verdict, Violation};
 use crate::piece::PieceKind;
+use crate::position::Outcome;
 use crate::record::describe::wxf_letter;
 use crate::referee::citation::RuleCase;
-use crate::referee::report::{Agreement, Mate};
+use crate::referee::report::Agreement;
 use crate::square::{Color, Square};
 
 /// The English table.
@@ -38,8 +39,8 @@ pub static EN: Words = Words {
     },
     mated: |loser, ply, how| {
         let how = match how {
-            Mate::Checkmate => "is checkmated: in check with no legal move",
-            Mate::Stalemate => "is stalemated: no legal move, not in check (a loss in Xiangqi)",
+            Outcome::Checkmate => "is checkmated: in check with no legal move",
+            Outcome::Stalemate => "is stalemated: no legal move, not in check (a loss in Xiangqi)",
         };
         format!(
             "{} wins at ply {ply}: {} {how}",
@@ -140,8 +141,8 @@ pub static EN: Words = Words {
     defender_fails,
     game_over: |ply, color, how, next_ply, text| {
         let how = match how {
-            Mate::Checkmate => "checkmated",
-            Mate::Stalemate => "stalemated",
+            Outcome::Checkmate => "checkmated",
+            Outcome::Stalemate => "stalemated",
         };
         format!(
             "the game was already over at ply {ply} ({} {how}); the recorded move {next_ply} ({text}) and any after it are not judged",
@@ -215,10 +216,18 @@ pub static EN: Words = Words {
         }
     },
     position_status: |color, in_check, mated| match mated {
-        Some(Mate::Checkmate) => format!("checkmate: {} wins", side(color.flip())),
-        Some(Mate::Stalemate) => format!("stalemate: {} wins", side(color.flip())),
+        Some(Outcome::Checkmate) => format!("checkmate: {} wins", side(color.flip())),
+        Some(Outcome::Stalemate) => format!("stalemate: {} wins", side(color.flip())),
         None if in_check => format!("{} to move, in check", side(color)),
         None => format!("{} to move", side(color)),
+    },
+    mate_score: |moves| format!("mate {moves}"),
+    centipawn_score: |cp| format!("{cp:+} cp"),
+    analysis: |best, score, depth, line| {
+        format!(
+            "best {}, {score} for the side to move, depth {depth}, line {line}",
+            best.unwrap_or("—")
+        )
     },
 };
 

@@ -11,7 +11,7 @@ pub mod words;
 
 use super::Decision;
 use super::citation::RuleCase;
-use super::report::{Agreement, GameReport, Mate, Note, ReportBody};
+use super::report::{Agreement, GameReport, Note, ReportBody};
 use crate::judge::explain::ChaseWitness;
 use crate::judge::protection::Protection;
 use crate::judge::{Verdict, Violation};
@@ -241,13 +241,26 @@ pub fn headline(r: &GameReport, lang: Lang) -> String {
 }
 
 /// The side to move on a board, in words: to move (in check or not), or mated.
-pub fn position_status(side: Color, in_check: bool, no_legal_move: bool, lang: Lang) -> String {
-    let mated = no_legal_move.then_some(if in_check {
-        Mate::Checkmate
-    } else {
-        Mate::Stalemate
-    });
-    (lang.words().position_status)(side, in_check, mated)
+pub fn position_status(pos: &Position, lang: Lang) -> String {
+    (lang.words().position_status)(pos.side_to_move(), pos.in_check(), pos.outcome())
+}
+
+/// An engine's analysis in words: the best move (if any), the score for the side to move (mate
+/// in so many moves, else centipawns), the depth and the line.
+pub fn analysis(
+    best: Option<&str>,
+    mate: Option<i32>,
+    centipawns: i32,
+    depth: u32,
+    line: &[String],
+    lang: Lang,
+) -> String {
+    let w = lang.words();
+    let score = match mate {
+        Some(moves) => (w.mate_score)(moves),
+        None => (w.centipawn_score)(centipawns),
+    };
+    (w.analysis)(best, &score, depth, &line.join(" "))
 }
 
 /// The legend under the HTML report's boards: each glyph (as `glyph` draws it) with its piece.
@@ -364,16 +377,27 @@ mod tests {
 
     #[test]
     fn the_status_names_the_side_to_move_or_the_winner() {
-        for (side, in_check, no_legal_move, words) in [
-            (Color::Red, false, false, "Red to move"),
-            (Color::Black, true, false, "Black to move, in check"),
-            (Color::Red, true, true, "checkmate: Black wins"),
-            (Color::Black, false, true, "stalemate: Red wins"),
+        for (fen, words) in [
+            (crate::fen::START_FEN, "Red to move"),
+            ("4k4/9/9/9/9/9/9/9/4R4/3K5 b", "Black to move, in check"),
+            ("3k5/2P6/9/9/9/9/9/9/9/3RK4 b", "checkmate: Red wins"),
+            ("3k5/2P6/9/9/9/9/9/9/9/4K4 b", "stalemate: Red wins"),
         ] {
-            assert_eq!(
-                position_status(side, in_check, no_legal_move, Lang::En),
-                words
-            );
+            let pos = crate::fen::parse(fen).unwrap();
+            assert_eq!(position_status(&pos, Lang::En), words, "{fen}");
         }
+    }
+
+    #[test]
+    fn an_analysis_gives_the_move_the_score_and_the_line() {
+        let line = ["h2e2".to_string(), "h9g7".to_string()];
+        assert_eq!(
+            analysis(Some("h2e2"), None, 0, 12, &line, Lang::En),
+            "best h2e2, +0 cp for the side to move, depth 12, line h2e2 h9g7"
+        );
+        assert_eq!(
+            analysis(None, Some(-3), 0, 5, &[], Lang::En),
+            "best —, mate -3 for the side to move, depth 5, line "
+        );
     }
 }

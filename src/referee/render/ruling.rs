@@ -6,8 +6,9 @@ use super::words::{Counted, Words};
 use super::{Lang, abbreviated, listed, move_words, witness_in};
 use crate::judge::History;
 use crate::moves::Move;
+use crate::position::Outcome;
 use crate::referee::citation::rule_case;
-use crate::referee::report::{Mate, RulingReport};
+use crate::referee::report::RulingReport;
 use crate::referee::{Decision, Reason, RepetitionEvent};
 
 /// A decision in words, as `xq referee` explains it with the moves in ICCS, read from the judge's
@@ -65,8 +66,8 @@ pub(super) fn ruling(
 ) -> String {
     let d = &r.decision;
     let mut lines = vec![match &d.reason {
-        Reason::Checkmate => (w.mated)(r.ruled.side_to_move(), d.ply, Mate::Checkmate),
-        Reason::Stalemate => (w.mated)(r.ruled.side_to_move(), d.ply, Mate::Stalemate),
+        Reason::Checkmate => (w.mated)(r.ruled.side_to_move(), d.ply, Outcome::Checkmate),
+        Reason::Stalemate => (w.mated)(r.ruled.side_to_move(), d.ply, Outcome::Stalemate),
         Reason::MoveLimit(moves) => (w.move_limit)(d.ply, *moves),
         Reason::PlyLimit(plies) => (w.ply_limit)(d.ply, *plies),
         Reason::Repetition(_) => repetition(w, r, events, texts),

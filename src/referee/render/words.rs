@@ -6,8 +6,9 @@
 use crate::judge::protection::DefenderFailure;
 use crate::judge::{Verdict, Violation};
 use crate::piece::{Piece, PieceKind};
+use crate::position::Outcome;
 use crate::referee::citation::RuleCase;
-use crate::referee::report::{Agreement, Mate};
+use crate::referee::report::Agreement;
 use crate::square::{Color, Square};
 
 /// What an abbreviated list counts.
@@ -61,7 +62,7 @@ pub struct Words {
     /// No ruling, with the record's own result if it gives one.
     pub no_ruling: fn(record_result: Option<&str>) -> String,
     /// The side to move mated at a ply.
-    pub mated: fn(loser: Color, ply: usize, Mate) -> String,
+    pub mated: fn(loser: Color, ply: usize, Outcome) -> String,
     /// A draw by the move-count rule.
     pub move_limit: fn(ply: usize, moves: u32) -> String,
     /// A draw at the cap on plies.
@@ -133,7 +134,7 @@ pub struct Words {
 
     // Remarks.
     /// The game was over before the record's last moves.
-    pub game_over: fn(ply: usize, side: Color, Mate, next_ply: usize, text: &str) -> String,
+    pub game_over: fn(ply: usize, side: Color, Outcome, next_ply: usize, text: &str) -> String,
     /// A game that could not be read.
     pub unreadable: &'static str,
 
@@ -191,5 +192,12 @@ pub struct Words {
     /// A ruling in one line, for the page ("Red wins — perpetual check at ply 12").
     pub headline: fn(Verdict, reason: Option<&str>, ply: usize) -> String,
     /// The side to move on the page's board: to move, in check, or mated.
-    pub position_status: fn(side: Color, in_check: bool, mated: Option<Mate>) -> String,
+    pub position_status: fn(side: Color, in_check: bool, mated: Option<Outcome>) -> String,
+    /// An engine's score for the side to move: mate in so many moves (negative: being mated).
+    pub mate_score: fn(i32) -> String,
+    /// An engine's score for the side to move, in centipawns.
+    pub centipawn_score: fn(i32) -> String,
+    /// An engine's analysis: the best move (none when there is no legal move), the score
+    /// (already in words), the depth and the line.
+    pub analysis: fn(best: Option<&str>, score: &str, depth: u32, line: &str) -> String,
 }
