@@ -34,7 +34,9 @@ pub use report::{
 };
 pub use rules::{DEFAULT_MOVE_LIMIT, REPETITIONS_RANGE, Rules};
 
-pub use crate::judge::Verdict;
+/// What fronts and tools ask of the judge, through the referee: the verdict, and for the WXF case
+/// suite's reading of a move list, the history and the ruling before the last move's reply.
+pub use crate::judge::{History, Verdict, judge_before_reply};
 
 use crate::judge::Ruling;
 use crate::square::Color;

@@ -6,11 +6,10 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use xq::fen;
-use xq::judge::{History, Verdict, judge_before_reply};
 use xq::moves::Move;
 use xq::position::Position;
 use xq::referee::render::{self, Lang};
-use xq::referee::{Adjudicator, Decision, Reason, Rules};
+use xq::referee::{Adjudicator, Decision, History, Reason, Rules, Verdict, judge_before_reply};
 use xq::square::{Color, File, Rank, Square};
 
 /// One row of `diagrams.tsv`.
