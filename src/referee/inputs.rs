@@ -2,7 +2,7 @@
 //! (or given to the Python module) and standard input, read a batch at a time (a file whole, a stream a piece of whole games at a time, as
 //! `record::stream` cuts it) so that memory stays bounded however much is read.
 
-use crate::record::files::{directory_files, input_written_by, read_game_file};
+use crate::record::files::{ReadError, directory_files, input_written_by, read_game_file};
 use crate::record::stream::{GameStream, Piece};
 use std::path::{Path, PathBuf};
 
@@ -24,7 +24,7 @@ pub struct Input {
     /// What it is.
     pub kind: Kind,
     /// The bytes, with their place in their stream, or why they could not be read.
-    pub content: Result<Piece, String>,
+    pub content: Result<Piece, ReadError>,
 }
 
 impl Input {
@@ -36,7 +36,7 @@ impl Input {
     }
 
     /// A file read whole.
-    fn whole(name: String, kind: Kind, bytes: Result<Vec<u8>, String>) -> Input {
+    fn whole(name: String, kind: Kind, bytes: Result<Vec<u8>, ReadError>) -> Input {
         Input {
             name,
             kind,
@@ -69,7 +69,7 @@ pub enum Source {
         /// The directory, as named.
         name: String,
         /// Why.
-        error: String,
+        error: ReadError,
     },
 }
 
