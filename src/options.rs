@@ -4,12 +4,69 @@
 //! the protocols' own (`Ranks`, `usemillisec`, …) in `protocol/settings.rs`. The handshakes,
 //! `setoption` in both protocols and the engine's start-up defaults all read the tables.
 
+use crate::book::BookError;
+use crate::judge::UnknownRuleSet;
+use crate::nnue::NetError;
 use std::fmt;
 
 /// What setting an option did: `Ok(None)` when set as asked; `Ok(Some(text))` when set
 /// otherwise than asked, `text` saying how (a hash table that did not fit and was made smaller);
 /// `Err(reason)` when it could not be set (a net file that does not load).
-pub type Outcome = Result<Option<String>, String>;
+pub type Outcome = Result<Option<String>, Rejection>;
+
+/// Why a value of the right type could not be used: the reason of [`OptionError::Rejected`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rejection {
+    /// More search threads than fit under the process's address-space limit.
+    Threads {
+        /// The threads asked for.
+        asked: usize,
+        /// The most that fit now.
+        limit: usize,
+    },
+    /// No repetition rule set has the name.
+    RuleSet(UnknownRuleSet),
+    /// No evaluation has this name.
+    Evaluation(String),
+    /// The net file does not load.
+    Net(NetError),
+    /// The book file does not load.
+    Book {
+        /// Why.
+        error: BookError,
+        /// Which book stays, and whether it is in use, as a clause.
+        kept: String,
+    },
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rejection::Threads { asked, limit } => write!(
+                f,
+                "{asked} threads do not fit in this process's address-space limit; at most {limit} now"
+            ),
+            Rejection::RuleSet(e) => write!(f, "{e}"),
+            Rejection::Evaluation(name) => write!(f, "unknown evaluation {name:?}"),
+            Rejection::Net(e) => write!(f, "{e}"),
+            Rejection::Book { error, kept } => write!(f, "{error}; {kept}"),
+        }
+    }
+}
+
+impl std::error::Error for Rejection {}
+
+impl From<UnknownRuleSet> for Rejection {
+    fn from(e: UnknownRuleSet) -> Rejection {
+        Rejection::RuleSet(e)
+    }
+}
+
+impl From<NetError> for Rejection {
+    fn from(e: NetError) -> Rejection {
+        Rejection::Net(e)
+    }
+}
 
 /// The type, range and default of an option, with what setting a value does to `T`.
 pub enum OptionKind<T> {
@@ -136,7 +193,7 @@ pub enum OptionError {
         /// The option.
         name: String,
         /// Why.
-        reason: String,
+        reason: Rejection,
     },
 }
 

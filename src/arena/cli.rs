@@ -118,7 +118,7 @@ impl std::error::Error for ArgError {}
 /// Reads a number of seconds (fractions allowed, at most [`spec::MAX_SECONDS`]) for the option
 /// `what`.
 fn parse_seconds(text: &str, what: &str) -> Result<Duration, ArgError> {
-    spec::seconds(text, what).map_err(ArgError)
+    spec::seconds(text, what).map_err(|e| ArgError(e.to_string()))
 }
 
 /// Reads N comma-separated whole numbers, none negative, for the option `what`.
@@ -187,7 +187,10 @@ pub fn plan_from_args(args: &MatchArgs) -> Result<Plan, Box<dyn std::error::Erro
         ))
         .into());
     }
-    let format: Format = args.tournament.parse().map_err(ArgError)?;
+    let format = args
+        .tournament
+        .parse::<Format>()
+        .map_err(|e| ArgError(e.to_string()))?;
     if specs.len() > 2 && args.sprt.is_some() {
         return Err(ArgError("--sprt compares two engines, not a tournament".into()).into());
     }
@@ -197,7 +200,8 @@ pub fn plan_from_args(args: &MatchArgs) -> Result<Plan, Box<dyn std::error::Erro
     } else if let Some(d) = args.depth {
         Limit::Depth(d)
     } else {
-        let clock = ClockSpec::parse(args.tc.as_deref().unwrap_or("10+0.1")).map_err(ArgError)?;
+        let clock = ClockSpec::parse(args.tc.as_deref().unwrap_or("10+0.1"))
+            .map_err(|e| ArgError(e.to_string()))?;
         Limit::Clock {
             base: clock.base,
             increment: clock.increment,

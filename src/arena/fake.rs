@@ -49,7 +49,34 @@ struct Settings {
     ranks: RankStyle,
 }
 
-fn parse_settings(text: &str) -> Result<Settings, String> {
+/// Why the fake engine's settings could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum SettingsError {
+    /// A setting that takes a number was given something else.
+    NotANumber {
+        /// The setting.
+        key: String,
+        /// What it was given.
+        value: String,
+    },
+    /// No setting is called so: the item as given.
+    Unknown(String),
+}
+
+impl std::fmt::Display for SettingsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SettingsError::NotANumber { key, value } => {
+                write!(f, "{key} needs a number, not {value:?}")
+            }
+            SettingsError::Unknown(item) => write!(f, "unknown fake engine setting {item:?}"),
+        }
+    }
+}
+
+impl std::error::Error for SettingsError {}
+
+fn parse_settings(text: &str) -> Result<Settings, SettingsError> {
     let mut s = Settings {
         choose: Choose::First,
         fault: None,
@@ -63,9 +90,10 @@ fn parse_settings(text: &str) -> Result<Settings, String> {
     for item in text.split(':').filter(|i| !i.is_empty()) {
         let (key, value) = item.split_once('=').unwrap_or((item, ""));
         let number = || {
-            value
-                .parse::<u32>()
-                .map_err(|_| format!("{key} needs a number, not {value:?}"))
+            value.parse::<u32>().map_err(|_| SettingsError::NotANumber {
+                key: key.to_string(),
+                value: value.to_string(),
+            })
         };
         match key {
             "first" => s.choose = Choose::First,
@@ -84,7 +112,7 @@ fn parse_settings(text: &str) -> Result<Settings, String> {
             "echo" => s.echo = true,
             "millis" => s.millis = true,
             "ranks" if value == "10" => s.ranks = RankStyle::OneToTen,
-            _ => return Err(format!("unknown fake engine setting {item:?}")),
+            _ => return Err(SettingsError::Unknown(item.to_string())),
         }
     }
     Ok(s)
@@ -253,8 +281,14 @@ mod tests {
         assert_eq!(s.fault, Some((Fault::Crash, 2)));
         assert_eq!(s.ranks, RankStyle::OneToTen);
         assert!(s.echo);
-        assert!(parse_settings("bogus").is_err());
-        assert!(parse_settings("hang=x").is_err());
+        assert_eq!(
+            parse_settings("bogus").unwrap_err().to_string(),
+            "unknown fake engine setting \"bogus\""
+        );
+        assert_eq!(
+            parse_settings("hang=x").unwrap_err().to_string(),
+            "hang needs a number, not \"x\""
+        );
     }
 
     #[test]

@@ -40,8 +40,132 @@ pub enum ResumeError {
         /// The game's number in the file, 1-based.
         game: usize,
         /// What is wrong.
-        problem: String,
+        problem: Box<ScheduleProblem>,
     },
+}
+
+/// How a game of the file does not belong to the schedule of the match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScheduleProblem {
+    /// The game has no `Round` tag.
+    NoRound,
+    /// The `Round` tag, as given, is no game number.
+    BadRound(String),
+    /// The round is not one of the match's games.
+    NotInMatch {
+        /// The round.
+        round: u32,
+        /// The games of the match.
+        games: u32,
+    },
+    /// The round was played by other engines, or in other colours.
+    OtherEngines {
+        /// The round.
+        round: u32,
+        /// Red and Black as the game names them.
+        played: [String; 2],
+        /// Red and Black in this match.
+        expected: [String; 2],
+    },
+    /// The round does not start from the opening this match gives it.
+    OtherOpening {
+        /// The round.
+        round: u32,
+        /// The opening's start, as FEN.
+        start: String,
+        /// The opening's book moves.
+        book_moves: usize,
+    },
+    /// The round was played with another clock.
+    OtherClock {
+        /// The round.
+        round: u32,
+        /// The tag: `TimeControl`, `RedTimeControl` or `BlackTimeControl`.
+        tag: &'static str,
+        /// Its value in the game (`none` when missing).
+        found: String,
+        /// Its value in this match.
+        expected: String,
+    },
+    /// The round was played on the clock, this match by nodes or depth: the game's `TimeControl`.
+    OnTheClock {
+        /// The round.
+        round: u32,
+        /// The game's time control.
+        time_control: String,
+    },
+    /// The round has no finished result: its `Result` tag, if any.
+    Unfinished {
+        /// The round.
+        round: u32,
+        /// The `Result` tag.
+        result: Option<String>,
+    },
+    /// The round's move text does not end in its result.
+    CutOff(u32),
+    /// The round is in the file twice.
+    Twice(u32),
+}
+
+impl fmt::Display for ScheduleProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScheduleProblem::NoRound => f.write_str("no Round tag"),
+            // The tag is shown as the option it was read from.
+            ScheduleProblem::BadRound(tag) => {
+                write!(f, "Round tag Some({tag:?}) is not a game number")
+            }
+            ScheduleProblem::NotInMatch { round, games } => {
+                write!(f, "round {round} is not in this match of {games} games")
+            }
+            ScheduleProblem::OtherEngines {
+                round,
+                played,
+                expected,
+            } => write!(
+                f,
+                "round {round} was played by {} (Red) and {} (Black), but this match has {} Red and {} Black there",
+                played[0], played[1], expected[0], expected[1]
+            ),
+            ScheduleProblem::OtherOpening {
+                round,
+                start,
+                book_moves,
+            } => write!(
+                f,
+                "round {round} does not start from this match's opening for it ({start}, \
+                 {book_moves} book moves): another --seed or --openings?"
+            ),
+            ScheduleProblem::OtherClock {
+                round,
+                tag,
+                found,
+                expected,
+            } => write!(
+                f,
+                "round {round} was played with {tag} {found}, this match gives {expected}"
+            ),
+            ScheduleProblem::OnTheClock {
+                round,
+                time_control,
+            } => write!(
+                f,
+                "round {round} was played on the clock ({time_control}), this match is played \
+                 by nodes or depth"
+            ),
+            ScheduleProblem::Unfinished { round, result } => write!(
+                f,
+                "round {round} has no finished result (Result {})",
+                result.as_deref().unwrap_or("missing")
+            ),
+            ScheduleProblem::CutOff(round) => write!(
+                f,
+                "round {round} is cut off: its move text does not end in its result (delete the \
+                 game from the file: it is played again)"
+            ),
+            ScheduleProblem::Twice(round) => write!(f, "round {round} is in the file twice"),
+        }
+    }
 }
 
 impl fmt::Display for ResumeError {
@@ -87,21 +211,18 @@ pub fn read_finished(
     let mut out = Vec::new();
     for game in record::read_games(file, bytes)? {
         let game = game?;
-        let error = |problem: String| ResumeError::Schedule {
+        let error = |problem: ScheduleProblem| ResumeError::Schedule {
             file: file.to_string(),
             line: game.line,
             game: game.index,
-            problem,
+            problem: Box::new(problem),
         };
         if let Some(stop) = &game.stop {
             return Err(ResumeError::Record(stop.clone()));
         }
         let finished = check_game(&game, config, &schedule).map_err(error)?;
         if !seen.insert(finished.index) {
-            return Err(error(format!(
-                "round {} is in the file twice",
-                finished.index + 1
-            )));
+            return Err(error(ScheduleProblem::Twice(finished.index + 1)));
         }
         out.push(finished);
     }
@@ -113,17 +234,17 @@ fn check_game(
     game: &GameRecord,
     config: &MatchConfig,
     schedule: &Schedule,
-) -> Result<FinishedGame, String> {
+) -> Result<FinishedGame, ScheduleProblem> {
     let tag = |name: &str| game.tag(name).map(str::trim);
-    let round: u32 = tag("Round")
-        .ok_or("no Round tag")?
+    let round_tag = tag("Round").ok_or(ScheduleProblem::NoRound)?;
+    let round: u32 = round_tag
         .parse()
-        .map_err(|_| format!("Round tag {:?} is not a game number", tag("Round")))?;
+        .map_err(|_| ScheduleProblem::BadRound(round_tag.to_string()))?;
     if round == 0 || round > config.games {
-        return Err(format!(
-            "round {round} is not in this match of {} games",
-            config.games
-        ));
+        return Err(ScheduleProblem::NotInMatch {
+            round,
+            games: config.games,
+        });
     }
     let index = round - 1;
     let first_is_red = index.is_multiple_of(2);
@@ -131,19 +252,19 @@ fn check_game(
     let names = [red, black].map(|e| config.engines[e].name.as_str());
     let played = [tag("Red").unwrap_or(""), tag("Black").unwrap_or("")];
     if played != names {
-        return Err(format!(
-            "round {round} was played by {} (Red) and {} (Black), but this match has {} Red and {} Black there",
-            played[0], played[1], names[0], names[1]
-        ));
+        return Err(ScheduleProblem::OtherEngines {
+            round,
+            played: played.map(str::to_string),
+            expected: names.map(str::to_string),
+        });
     }
     let opening = schedule.opening(index);
     if game.start != opening.start || !game.moves.starts_with(&opening.moves) {
-        return Err(format!(
-            "round {round} does not start from this match's opening for it ({}, {} book moves): \
-             another --seed or --openings?",
-            fen::format(&opening.start),
-            opening.moves.len()
-        ));
+        return Err(ScheduleProblem::OtherOpening {
+            round,
+            start: fen::format(&opening.start),
+            book_moves: opening.moves.len(),
+        });
     }
     if let Limit::Clock { base, increment } = config.rules.limit {
         let global = ClockSpec { base, increment };
@@ -156,33 +277,34 @@ fn check_game(
         for (name, value) in expected {
             let found = tag(name).unwrap_or("none");
             if found != value {
-                return Err(format!(
-                    "round {round} was played with {name} {found}, this match gives {value}"
-                ));
+                return Err(ScheduleProblem::OtherClock {
+                    round,
+                    tag: name,
+                    found: found.to_string(),
+                    expected: value,
+                });
             }
         }
     } else if let Some(tc) = tag("TimeControl") {
-        return Err(format!(
-            "round {round} was played on the clock ({tc}), this match is played by nodes or depth"
-        ));
+        return Err(ScheduleProblem::OnTheClock {
+            round,
+            time_control: tc.to_string(),
+        });
     }
     let red_points = match tag("Result") {
         Some("1-0") => Points::Win,
         Some("0-1") => Points::Loss,
         Some("1/2-1/2") => Points::Draw,
         other => {
-            return Err(format!(
-                "round {round} has no finished result (Result {})",
-                other.unwrap_or("missing")
-            ));
+            return Err(ScheduleProblem::Unfinished {
+                round,
+                result: other.map(str::to_string),
+            });
         }
     };
     // The result closes the move text: a game without it was cut off while being written.
     if game.result.as_deref().map(str::trim) != tag("Result") {
-        return Err(format!(
-            "round {round} is cut off: its move text does not end in its result (delete the game \
-             from the file: it is played again)"
-        ));
+        return Err(ScheduleProblem::CutOff(round));
     }
     let points = match (red_points, first_is_red) {
         (p, true) | (p @ Points::Draw, false) => p,

@@ -22,13 +22,11 @@ pub struct ClockSpec {
 
 impl ClockSpec {
     /// Reads `BASE+INC` or `BASE` in seconds (`10+0.1`, `40`); the base must be positive.
-    pub fn parse(text: &str) -> Result<ClockSpec, String> {
+    pub fn parse(text: &str) -> Result<ClockSpec, ClockError> {
         let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
         let base = seconds(base, "clock")?;
         if base.is_zero() {
-            return Err(format!(
-                "bad clock {text:?}: the base time must be positive"
-            ));
+            return Err(ClockError::ZeroBase(text.to_string()));
         }
         Ok(ClockSpec {
             base,
@@ -53,17 +51,65 @@ impl fmt::Display for ClockSpec {
     }
 }
 
+/// Why a clock `BASE+INC` could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClockError {
+    /// The base or the increment is no number of seconds in range.
+    Seconds(BadSeconds),
+    /// The base time is zero: the clock as given.
+    ZeroBase(String),
+}
+
+impl fmt::Display for ClockError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClockError::Seconds(e) => write!(f, "{e}"),
+            ClockError::ZeroBase(text) => {
+                write!(f, "bad clock {text:?}: the base time must be positive")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ClockError {}
+
+impl From<BadSeconds> for ClockError {
+    fn from(e: BadSeconds) -> ClockError {
+        ClockError::Seconds(e)
+    }
+}
+
+/// A time that is no number of seconds from 0 to [`MAX_SECONDS`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadSeconds {
+    /// What the time is for (`clock`, `increment`, `--timeout`).
+    pub what: String,
+    /// The text given.
+    pub text: String,
+}
+
+impl fmt::Display for BadSeconds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "bad {} {:?}: expected seconds from 0 to {MAX_SECONDS}, such as 5 or 0.05",
+            self.what, self.text
+        )
+    }
+}
+
+impl std::error::Error for BadSeconds {}
+
 /// Seconds from 0 to [`MAX_SECONDS`], with a fraction.
-pub fn seconds(text: &str, what: &str) -> Result<Duration, String> {
+pub fn seconds(text: &str, what: &str) -> Result<Duration, BadSeconds> {
     text.trim()
         .parse::<f64>()
         .ok()
         .filter(|s| s.is_finite() && (0.0..=MAX_SECONDS).contains(s))
         .and_then(|s| Duration::try_from_secs_f64(s).ok())
-        .ok_or_else(|| {
-            format!(
-                "bad {what} {text:?}: expected seconds from 0 to {MAX_SECONDS}, such as 5 or 0.05"
-            )
+        .ok_or_else(|| BadSeconds {
+            what: what.to_string(),
+            text: text.to_string(),
         })
 }
 
@@ -167,7 +213,9 @@ impl std::str::FromStr for EngineSpec {
         if name.is_empty() || name.contains(char::is_whitespace) {
             return Err(err(format!("the name {name:?} must be one non-empty word")));
         }
-        let mut words = split_command(cmd).map_err(err)?.into_iter();
+        let mut words = split_command(cmd)
+            .map_err(|e| err(e.to_string()))?
+            .into_iter();
         let program = words
             .next()
             .ok_or_else(|| err("the command is empty".into()))?;
@@ -201,7 +249,10 @@ impl std::str::FromStr for EngineSpec {
                         other => return Err(err(format!("unknown time unit {other:?}"))),
                     }
                 }
-                "tc" => spec.clock = Some(ClockSpec::parse(value.trim()).map_err(err)?),
+                "tc" => {
+                    let clock = ClockSpec::parse(value.trim()).map_err(|e| err(e.to_string()))?;
+                    spec.clock = Some(clock);
+                }
                 k => match k.strip_prefix("opt.") {
                     Some(option) if !option.is_empty() => {
                         spec.options.push((option.to_string(), value.to_string()))
@@ -214,8 +265,20 @@ impl std::str::FromStr for EngineSpec {
     }
 }
 
+/// A command line with a quote left open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct UnbalancedQuote;
+
+impl fmt::Display for UnbalancedQuote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("unbalanced quote in the command")
+    }
+}
+
+impl std::error::Error for UnbalancedQuote {}
+
 /// Splits a command line into words at blanks; single or double quotes group words.
-fn split_command(cmd: &str) -> Result<Vec<String>, String> {
+fn split_command(cmd: &str) -> Result<Vec<String>, UnbalancedQuote> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
@@ -241,7 +304,7 @@ fn split_command(cmd: &str) -> Result<Vec<String>, String> {
         }
     }
     if quote.is_some() {
-        return Err("unbalanced quote in the command".into());
+        return Err(UnbalancedQuote);
     }
     if in_word {
         words.push(word);
@@ -298,5 +361,15 @@ mod tests {
         ] {
             assert!(bad.parse::<EngineSpec>().is_err(), "{bad}");
         }
+        let problem = |spec: &str| spec.parse::<EngineSpec>().unwrap_err().problem;
+        assert_eq!(problem("a='b"), "unbalanced quote in the command");
+        assert_eq!(
+            problem("a=b,tc=0+1"),
+            "bad clock \"0+1\": the base time must be positive"
+        );
+        assert_eq!(
+            problem("a=b,tc=1+x"),
+            "bad increment \"x\": expected seconds from 0 to 10000000, such as 5 or 0.05"
+        );
     }
 }

@@ -15,15 +15,29 @@ pub enum Format {
     Gauntlet,
 }
 
+/// A tournament name that names no format: the name given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownFormat(pub String);
+
+impl fmt::Display for UnknownFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "bad tournament {:?}: expected roundrobin or gauntlet",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownFormat {}
+
 impl std::str::FromStr for Format {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Format, String> {
+    type Err = UnknownFormat;
+    fn from_str(s: &str) -> Result<Format, UnknownFormat> {
         match s.to_ascii_lowercase().as_str() {
             "roundrobin" | "round-robin" | "rr" => Ok(Format::RoundRobin),
             "gauntlet" => Ok(Format::Gauntlet),
-            _ => Err(format!(
-                "bad tournament {s:?}: expected roundrobin or gauntlet"
-            )),
+            _ => Err(UnknownFormat(s.to_string())),
         }
     }
 }
@@ -141,7 +155,10 @@ mod tests {
         assert_eq!(pairings(Format::Gauntlet, 4), [(0, 1), (0, 2), (0, 3)]);
         assert_eq!(pairings(Format::RoundRobin, 2), [(0, 1)]);
         assert_eq!("RR".parse::<Format>(), Ok(Format::RoundRobin));
-        assert!("swiss".parse::<Format>().is_err());
+        assert_eq!(
+            "swiss".parse::<Format>().unwrap_err().to_string(),
+            "bad tournament \"swiss\": expected roundrobin or gauntlet"
+        );
     }
 
     #[test]

@@ -75,7 +75,7 @@ fn build(inputs: &[PathBuf], output: &Path, settings: &BuildSettings) -> ExitCod
         let bytes = match error.map_or_else(|| read_game_file(&path), Err) {
             Ok(bytes) => bytes,
             Err(e) => {
-                eprintln!("error: {}: {}", printable(&name), printable(&e));
+                eprintln!("error: {}: {}", printable(&name), printable(&e.to_string()));
                 unreadable += 1;
                 continue;
             }

@@ -6,7 +6,7 @@ use super::Engine;
 use crate::book::Book;
 use crate::judge::RuleSet;
 use crate::nnue::Network;
-use crate::options::{OptionKind, OptionSpec, Outcome, Ucci, UcciValue};
+use crate::options::{OptionKind, OptionSpec, Outcome, Rejection, Ucci, UcciValue};
 use crate::search::skill::{ELO_OF_LEVEL, MAX_LEVEL, Skill};
 use crate::search::tt::TranspositionTable;
 use std::sync::Arc;
@@ -114,7 +114,7 @@ pub const ENGINE_OPTIONS: &[OptionSpec<Engine>] = &[
                 let (_, evaluation) = Evaluation::NAMED
                     .into_iter()
                     .find(|(n, _)| *n == name)
-                    .ok_or_else(|| format!("unknown evaluation {name:?}"))?;
+                    .ok_or_else(|| Rejection::Evaluation(name.to_string()))?;
                 engine.evaluation = evaluation;
                 engine.update_eval();
                 Ok(None)
@@ -131,7 +131,7 @@ pub const ENGINE_OPTIONS: &[OptionSpec<Engine>] = &[
                     Network::embedded()
                 } else {
                     // On failure the current net stays.
-                    Arc::new(Network::load(path).map_err(|e| e.to_string())?)
+                    Arc::new(Network::load(path)?)
                 };
                 engine.net = Some(net);
                 engine.update_eval();
@@ -157,8 +157,10 @@ pub const ENGINE_OPTIONS: &[OptionSpec<Engine>] = &[
                     None
                 } else {
                     // On failure the current book stays, and the error says which it is.
-                    let book =
-                        Book::load(path).map_err(|e| format!("{e}; {}", engine.book.kept()))?;
+                    let book = Book::load(path).map_err(|error| Rejection::Book {
+                        error,
+                        kept: engine.book.kept(),
+                    })?;
                     Some((path.to_string(), Arc::new(book)))
                 };
                 Ok(None)
@@ -390,9 +392,7 @@ fn thread_limit() -> Option<usize> {
 /// the process).
 fn check_thread_count(n: usize) -> Outcome {
     match thread_limit() {
-        Some(limit) if n > limit => Err(format!(
-            "{n} threads do not fit in this process's address-space limit; at most {limit} now"
-        )),
+        Some(limit) if n > limit => Err(Rejection::Threads { asked: n, limit }),
         _ => Ok(None),
     }
 }

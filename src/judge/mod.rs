@@ -19,7 +19,7 @@ pub mod repetition;
 
 pub use explain::{Ruling, SideCycle};
 pub use history::{History, PieceId, Record, Status};
-pub use protection::ProtectionPolicy;
+pub use protection::{ProtectionPolicy, UnknownPolicy};
 pub use repetition::{
     judge_at, judge_before_reply, judge_end_of_record, judge_in_search, judge_prune, keeps_up,
     losing_moves, occurrences, repeats, side_cycle,
@@ -118,16 +118,30 @@ impl RuleSet {
     }
 }
 
-impl FromStr for RuleSet {
-    type Err = String;
+/// A rule set name that names none: the name given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownRuleSet(pub String);
 
-    fn from_str(s: &str) -> Result<RuleSet, String> {
+impl fmt::Display for UnknownRuleSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown repetition rule set {:?} (wxf or check-only)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownRuleSet {}
+
+impl FromStr for RuleSet {
+    type Err = UnknownRuleSet;
+
+    fn from_str(s: &str) -> Result<RuleSet, UnknownRuleSet> {
         match s {
             "wxf" => Ok(RuleSet::Wxf),
             "check-only" => Ok(RuleSet::ChecksOnly),
-            other => Err(format!(
-                "unknown repetition rule set {other:?} (wxf or check-only)"
-            )),
+            other => Err(UnknownRuleSet(other.to_string())),
         }
     }
 }
@@ -176,6 +190,9 @@ mod tests {
         for set in [RuleSet::Wxf, RuleSet::ChecksOnly] {
             assert_eq!(set.name().parse::<RuleSet>(), Ok(set));
         }
-        assert!("asian".parse::<RuleSet>().is_err());
+        assert_eq!(
+            "asian".parse::<RuleSet>().unwrap_err().to_string(),
+            "unknown repetition rule set \"asian\" (wxf or check-only)"
+        );
     }
 }

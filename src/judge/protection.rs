@@ -39,10 +39,26 @@ impl ProtectionPolicy {
     }
 }
 
-impl std::str::FromStr for ProtectionPolicy {
-    type Err = String;
+/// A protection policy name that names none: the name given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownPolicy(pub String);
 
-    fn from_str(s: &str) -> Result<ProtectionPolicy, String> {
+impl std::fmt::Display for UnknownPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown protection policy {:?} (surviving-screen, before or after)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownPolicy {}
+
+impl std::str::FromStr for ProtectionPolicy {
+    type Err = UnknownPolicy;
+
+    fn from_str(s: &str) -> Result<ProtectionPolicy, UnknownPolicy> {
         [
             ProtectionPolicy::SurvivingScreen,
             ProtectionPolicy::BeforeCapture,
@@ -50,9 +66,7 @@ impl std::str::FromStr for ProtectionPolicy {
         ]
         .into_iter()
         .find(|p| p.name() == s)
-        .ok_or_else(|| {
-            format!("unknown protection policy {s:?} (surviving-screen, before or after)")
-        })
+        .ok_or_else(|| UnknownPolicy(s.to_string()))
     }
 }
 
@@ -206,6 +220,21 @@ pub fn protection(pos: &Position, m: Move, policy: ProtectionPolicy) -> Protecti
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn policy_names_round_trip() {
+        for policy in [
+            ProtectionPolicy::SurvivingScreen,
+            ProtectionPolicy::BeforeCapture,
+            ProtectionPolicy::AfterCapture,
+        ] {
+            assert_eq!(policy.name().parse(), Ok(policy));
+        }
+        assert_eq!(
+            "real".parse::<ProtectionPolicy>().unwrap_err().to_string(),
+            "unknown protection policy \"real\" (surviving-screen, before or after)"
+        );
+    }
 
     #[test]
     fn a_cannon_screened_by_the_attacker_is_a_false_root() {

@@ -1,9 +1,12 @@
 //! Finding and reading game files: the record files under a directory (each directory once, however
-//! many links lead to it), a file's identity however it is named, and a bounded read of one file.
+//! many links lead to it), a file's identity however it is named, and a bounded read of one file;
+//! and why game input could not be read ([`ReadError`]).
 
 use std::collections::HashSet;
+use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Extensions read when walking a directory.
 pub const GAME_EXTENSIONS: [&str; 7] = ["pgn", "xqf", "txt", "htm", "html", "ubb", "cbl"];
@@ -14,6 +17,77 @@ pub const REPORT_MARK: &str = r#"<meta name="generator" content="xq referee">"#;
 
 /// How much of the head of an HTML file is searched for [`REPORT_MARK`].
 const REPORT_HEAD_BYTES: u64 = 1024;
+
+/// Why game input could not be read: a file, a directory, or a stream of records.
+#[derive(Clone, Debug)]
+pub enum ReadError {
+    /// The file could not be examined or read.
+    Io(Arc<std::io::Error>),
+    /// Not a regular file.
+    NotRegular,
+    /// A file of more than [`MAX_FILE_BYTES`]: its size in bytes.
+    TooLarge(u64),
+    /// A directory that could not be read.
+    Directory(Arc<std::io::Error>),
+    /// A directory whose listing broke off.
+    Listing(Arc<std::io::Error>),
+    /// A stream that could not be read on.
+    Stream {
+        /// The line, 1-based, that was being read (`None`: a binary or UTF-16 stream, read whole).
+        line: Option<u32>,
+        /// Why.
+        error: Arc<std::io::Error>,
+    },
+    /// A binary or UTF-16 stream of more than [`MAX_FILE_BYTES`].
+    StreamTooLarge,
+    /// A stream that went on for more than a piece's limit without the start of a new game.
+    NoGameStart {
+        /// The line, 1-based, where the limit was passed.
+        line: u32,
+        /// The limit, in bytes.
+        limit: usize,
+    },
+}
+
+impl ReadError {
+    /// An error of reading a file.
+    fn io(error: std::io::Error) -> ReadError {
+        ReadError::Io(Arc::new(error))
+    }
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Io(e) => write!(f, "{e}"),
+            ReadError::NotRegular => f.write_str("not a regular file (a FIFO, socket or device)"),
+            ReadError::TooLarge(bytes) => write!(
+                f,
+                "{bytes} bytes, more than the {} MiB a game file may have; pipe it in (`xq referee - < FILE`) to read it a game at a time",
+                MAX_FILE_BYTES >> 20
+            ),
+            ReadError::Directory(e) => write!(f, "cannot read directory: {e}"),
+            ReadError::Listing(e) => write!(f, "cannot list directory: {e}"),
+            ReadError::Stream { line: None, error } => write!(f, "cannot read: {error}"),
+            ReadError::Stream {
+                line: Some(line),
+                error,
+            } => write!(f, "line {line}: cannot read: {error}"),
+            ReadError::StreamTooLarge => write!(
+                f,
+                "more than the {} MiB a game file may have",
+                MAX_FILE_BYTES >> 20
+            ),
+            ReadError::NoGameStart { line, limit } => write!(
+                f,
+                "line {line}: more than {} MiB without the start of a new game; reading stopped",
+                limit >> 20
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
 
 /// A file's identity: the same for every name of the file (a hard link, a symbolic link, `./`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -78,7 +152,7 @@ pub fn input_written_by<'a>(
 
 /// The game files the given paths name: a file as given, a directory's files as
 /// [`directory_files`] lists them, each with why it cannot be read, if so.
-pub fn expand(inputs: &[PathBuf]) -> Vec<(PathBuf, Option<String>)> {
+pub fn expand(inputs: &[PathBuf]) -> Vec<(PathBuf, Option<ReadError>)> {
     let mut files = Vec::new();
     for input in inputs {
         if input.is_dir() {
@@ -95,7 +169,7 @@ pub fn expand(inputs: &[PathBuf]) -> Vec<(PathBuf, Option<String>)> {
 /// loop): directories are told apart by their identity, one look-up each, so the walk takes time in
 /// proportion to the entries it meets, however deep the tree. Files with a game extension are
 /// taken, except the referee's own HTML reports.
-pub fn directory_files(dir: &Path) -> Vec<(PathBuf, Option<String>)> {
+pub fn directory_files(dir: &Path) -> Vec<(PathBuf, Option<ReadError>)> {
     let mut found = Vec::new();
     let mut seen: HashSet<FileId> = HashSet::new();
     // Each directory to read with its identity (looked up when it was met as an entry).
@@ -112,7 +186,7 @@ pub fn directory_files(dir: &Path) -> Vec<(PathBuf, Option<String>)> {
             Ok(Some(entries)) => entries,
             Ok(None) => continue,
             Err(e) => {
-                found.push((dir, Some(format!("cannot read directory: {e}"))));
+                found.push((dir, Some(ReadError::Directory(Arc::new(e)))));
                 continue;
             }
         };
@@ -120,7 +194,7 @@ pub fn directory_files(dir: &Path) -> Vec<(PathBuf, Option<String>)> {
             let entry = match entry {
                 Ok(entry) => entry,
                 Err(e) => {
-                    found.push((dir.clone(), Some(format!("cannot list directory: {e}"))));
+                    found.push((dir.clone(), Some(ReadError::Listing(Arc::new(e)))));
                     continue;
                 }
             };
@@ -141,7 +215,9 @@ pub fn directory_files(dir: &Path) -> Vec<(PathBuf, Option<String>)> {
             }
         }
     }
-    found.sort();
+    // By path, then by error text (a directory may fail more than once).
+    let text = |e: &Option<ReadError>| e.as_ref().map(ToString::to_string);
+    found.sort_by(|(a, x), (b, y)| a.cmp(b).then_with(|| text(x).cmp(&text(y))));
     found
 }
 
@@ -175,17 +251,13 @@ pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
 /// Reads a game file: only a regular file of at most `MAX_FILE_BYTES` (a FIFO or a device would
 /// block or never end).
-pub fn read_game_file(path: &Path) -> Result<Vec<u8>, String> {
-    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+pub fn read_game_file(path: &Path) -> Result<Vec<u8>, ReadError> {
+    let meta = std::fs::metadata(path).map_err(ReadError::io)?;
     if !meta.is_file() {
-        return Err("not a regular file (a FIFO, socket or device)".into());
+        return Err(ReadError::NotRegular);
     }
     if meta.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "{} bytes, more than the {} MiB a game file may have; pipe it in (`xq referee - < FILE`) to read it a game at a time",
-            meta.len(),
-            MAX_FILE_BYTES >> 20
-        ));
+        return Err(ReadError::TooLarge(meta.len()));
     }
-    std::fs::read(path).map_err(|e| e.to_string())
+    std::fs::read(path).map_err(ReadError::io)
 }

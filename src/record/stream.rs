@@ -3,9 +3,10 @@
 //! pieces at game starts, each piece read as a file is ([`Piece::read`]) with its lines counted
 //! through the stream, and the games numbered through it ([`Numbering`], [`StreamGames`]).
 
-use super::files::MAX_FILE_BYTES;
+use super::files::{MAX_FILE_BYTES, ReadError};
 use super::{ErrorKind, FileGames, RecordError, encoding, pgn, xqf};
 use std::io::{BufRead, Read};
+use std::sync::Arc;
 
 /// The largest piece read from a stream: a game, or the text between two game starts.
 pub const MAX_GAME_BYTES: usize = 8 << 20;
@@ -92,17 +93,21 @@ impl<R: BufRead> GameStream<R> {
         }
     }
 
-    fn error(&mut self, message: String) -> Option<Result<Piece, String>> {
+    fn error(&mut self, error: ReadError) -> Option<Result<Piece, ReadError>> {
         self.done = true;
-        Some(Err(message))
+        Some(Err(error))
     }
 
     /// The whole of a binary (XQF) or UTF-16 stream, if it is one: such a stream has no lines to
     /// cut at (UTF-16 line ends are two bytes).
-    fn whole(&mut self) -> Option<Result<Piece, String>> {
+    fn whole(&mut self) -> Option<Result<Piece, ReadError>> {
+        let unreadable = |e| ReadError::Stream {
+            line: None,
+            error: Arc::new(e),
+        };
         let head = match self.reader.fill_buf() {
             Ok(head) => head,
-            Err(e) => return self.error(format!("cannot read: {e}")),
+            Err(e) => return self.error(unreadable(e)),
         };
         if !(xqf::detect(head) || encoding::is_utf16(head)) {
             return None;
@@ -111,23 +116,20 @@ impl<R: BufRead> GameStream<R> {
         let limit = (self.limit as u64).max(MAX_FILE_BYTES).saturating_add(1);
         self.done = true;
         Some(match (&mut self.reader).take(limit).read_to_end(&mut all) {
-            Ok(n) if n as u64 >= limit => Err(format!(
-                "more than the {} MiB a game file may have",
-                MAX_FILE_BYTES >> 20
-            )),
+            Ok(n) if n as u64 >= limit => Err(ReadError::StreamTooLarge),
             Ok(_) => Ok(Piece {
                 bytes: all,
                 place: Place::default(),
             }),
-            Err(e) => Err(format!("cannot read: {e}")),
+            Err(e) => Err(unreadable(e)),
         })
     }
 }
 
 impl<R: BufRead> Iterator for GameStream<R> {
-    type Item = Result<Piece, String>;
+    type Item = Result<Piece, ReadError>;
 
-    fn next(&mut self) -> Option<Result<Piece, String>> {
+    fn next(&mut self) -> Option<Result<Piece, ReadError>> {
         if self.done {
             return None;
         }
@@ -153,7 +155,10 @@ impl<R: BufRead> Iterator for GameStream<R> {
             let n = match read {
                 Ok(n) => n,
                 Err(e) => {
-                    return self.error(format!("line {}: cannot read: {e}", self.line + 1));
+                    return self.error(ReadError::Stream {
+                        line: Some(self.line + 1),
+                        error: Arc::new(e),
+                    });
                 }
             };
             if n == 0 {
@@ -161,11 +166,10 @@ impl<R: BufRead> Iterator for GameStream<R> {
                 break;
             }
             if piece.len() > self.limit {
-                return self.error(format!(
-                    "line {}: more than {} MiB without the start of a new game; reading stopped",
-                    self.line + 1,
-                    self.limit >> 20
-                ));
+                return self.error(ReadError::NoGameStart {
+                    line: self.line + 1,
+                    limit: self.limit,
+                });
             }
             let line = &piece[start..];
             if starts_game(line) {
@@ -209,14 +213,19 @@ impl Numbering {
     }
 }
 
-/// The error of a stream named `name` that could not be read on.
-pub fn read_error(name: &str, message: String) -> RecordError {
+/// The error of a file or stream named `name` that could not be read (on).
+pub fn read_error(name: &str, error: ReadError) -> RecordError {
+    stream_error(name, ErrorKind::Io(error.to_string()))
+}
+
+/// An error of the stream named `name` as a whole.
+fn stream_error(name: &str, kind: ErrorKind) -> RecordError {
     RecordError {
         file: name.to_string(),
         line: None,
         game: None,
         ply: None,
-        kind: ErrorKind::Io(message),
+        kind,
     }
 }
 
@@ -260,12 +269,9 @@ impl<R: BufRead> Iterator for StreamGames<R> {
                     if self.found {
                         return None;
                     }
-                    Err(RecordError {
-                        kind: ErrorKind::NoGame,
-                        ..read_error(&self.name, String::new())
-                    })
+                    Err(stream_error(&self.name, ErrorKind::NoGame))
                 }
-                Some(Err(message)) => Err(read_error(&self.name, message)),
+                Some(Err(error)) => Err(read_error(&self.name, error)),
                 Some(Ok(piece)) => match piece.read(&self.name) {
                     Err(e) if e.kind == ErrorKind::NoGame => continue,
                     Ok(mut games) => {
@@ -343,8 +349,11 @@ mod tests {
     fn a_stream_without_a_game_start_for_too_long_is_cut_off() {
         let text = "y\n".repeat(40);
         let mut stream = GameStream::with_limit(text.as_bytes(), 30);
-        let error = stream.next().unwrap().unwrap_err();
-        assert!(error.starts_with("line 16: more than"), "{error}");
+        let error = stream.next().unwrap().unwrap_err().to_string();
+        assert_eq!(
+            error,
+            "line 16: more than 0 MiB without the start of a new game; reading stopped"
+        );
         assert!(stream.next().is_none());
     }
 

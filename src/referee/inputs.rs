@@ -5,7 +5,7 @@
 //! stays bounded however much is read.
 
 use crate::game::Game;
-use crate::record::files::{directory_files, input_written_by, read_game_file};
+use crate::record::files::{ReadError, directory_files, input_written_by, read_game_file};
 use crate::record::stream::{GameStream, MAX_GAME_BYTES, Piece};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
@@ -24,7 +24,7 @@ pub enum Kind {
 /// What an input holds.
 pub enum Content {
     /// Record bytes, with their place in their stream, or why they could not be read.
-    Bytes(Result<Piece, String>),
+    Bytes(Result<Piece, ReadError>),
     /// A game already played (its moves checked): one game, judged as its record would be.
     Game(Box<Game>),
 }
@@ -48,7 +48,7 @@ impl Input {
     }
 
     /// A file read whole.
-    fn whole(name: String, kind: Kind, bytes: Result<Vec<u8>, String>) -> Input {
+    fn whole(name: String, kind: Kind, bytes: Result<Vec<u8>, ReadError>) -> Input {
         Input {
             name,
             kind,
@@ -87,7 +87,7 @@ pub enum Source {
         /// The directory, as named.
         name: String,
         /// Why.
-        error: String,
+        error: ReadError,
     },
     /// The bytes of a record file held in memory (a request's body), read as a file is.
     Bytes {

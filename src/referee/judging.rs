@@ -162,8 +162,11 @@ impl Judging {
             .filter(|(_, state)| !state.reported)
             .map(|(name, _)| {
                 let error = RecordError {
+                    file: name.clone(),
+                    line: None,
+                    game: None,
+                    ply: None,
                     kind: ErrorKind::NoGame,
-                    ..read_error(name, String::new())
                 };
                 GameReport::unreadable(name, 0, 0, error)
             })
