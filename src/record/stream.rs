@@ -1,7 +1,7 @@
 //! Reading a stream of game records (PGN-like text of many games, standard input, text held in
 //! memory) a game at a time: where a game starts, in bounded memory. The stream is cut into
 //! pieces at game starts, each piece read as a file is ([`Piece::read`]) with its lines counted
-//! through the stream, and the games numbered through it ([`Numbering`], [`StreamGames`]).
+//! through the stream, and the games numbered through it ([`Numbering`]).
 
 use super::files::{MAX_FILE_BYTES, ReadError};
 use super::{ErrorKind, FileGames, RecordError, encoding, pgn, xqf};
@@ -219,72 +219,13 @@ pub fn read_error(name: &str, error: ReadError) -> RecordError {
 }
 
 /// An error of the stream named `name` as a whole.
-fn stream_error(name: &str, kind: ErrorKind) -> RecordError {
+pub fn stream_error(name: &str, kind: ErrorKind) -> RecordError {
     RecordError {
         file: name.to_string(),
         line: None,
         game: None,
         ply: None,
         kind,
-    }
-}
-
-/// A stream's games, a piece at a time, numbered through the stream, or why a piece could not be
-/// read. Pieces without a game (prose between games) are passed over; a stream without any game
-/// is one [`ErrorKind::NoGame`] error.
-pub struct StreamGames<R> {
-    name: String,
-    pieces: GameStream<R>,
-    numbering: Numbering,
-    found: bool,
-    done: bool,
-}
-
-impl<R: BufRead> StreamGames<R> {
-    /// The games of `pieces`, named `name` in reports and errors.
-    pub fn new(name: &str, pieces: GameStream<R>) -> StreamGames<R> {
-        StreamGames {
-            name: name.to_string(),
-            pieces,
-            numbering: Numbering::default(),
-            found: false,
-            done: false,
-        }
-    }
-
-    /// The name the stream goes by.
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-}
-
-impl<R: BufRead> Iterator for StreamGames<R> {
-    type Item = Result<FileGames, RecordError>;
-
-    fn next(&mut self) -> Option<Result<FileGames, RecordError>> {
-        while !self.done {
-            let read = match self.pieces.next() {
-                None => {
-                    self.done = true;
-                    if self.found {
-                        return None;
-                    }
-                    Err(stream_error(&self.name, ErrorKind::NoGame))
-                }
-                Some(Err(error)) => Err(read_error(&self.name, error)),
-                Some(Ok(piece)) => match piece.read(&self.name) {
-                    Err(e) if e.kind == ErrorKind::NoGame => continue,
-                    Ok(mut games) => {
-                        self.numbering.number(piece.place, &mut games);
-                        Ok(games)
-                    }
-                    Err(e) => Err(e),
-                },
-            };
-            self.found = true;
-            return Some(read);
-        }
-        None
     }
 }
 
@@ -355,34 +296,5 @@ mod tests {
             "line 16: more than 0 MiB without the start of a new game; reading stopped"
         );
         assert!(stream.next().is_none());
-    }
-
-    #[test]
-    fn games_are_numbered_and_lined_through_the_stream() {
-        let text = "[Event \"A\"]\n1. h2e2 h9g7 1-0\nprose\n[Event \"B\"]\n1. h2e2 {open\n\
-                    [Event \"C\"]\n1. h2e2 1-0\n";
-        let all: Vec<FileGames> = StreamGames::new("-", GameStream::new(text.as_bytes()))
-            .map(Result::unwrap)
-            .collect();
-        let games: Vec<(usize, u32)> = all
-            .iter()
-            .flat_map(|f| f.games.iter().map(|g| (g.index, g.line)))
-            .collect();
-        assert_eq!(games, vec![(1, 1), (2, 4), (3, 6)]);
-        // Read whole, the text gives the same games and the same defect.
-        let whole = super::super::read_file("-", text.as_bytes()).unwrap();
-        let defect = |f: &FileGames, i: usize| format!("{:?}", f.games[i].defect);
-        assert_eq!(defect(&all[1], 0), defect(&whole, 1));
-        assert!(defect(&whole, 1).contains("before the tag at line 6"));
-        // Tags, a comment and more tags are one game, in pieces as whole.
-        let text = "[Event \"A\"]\n{c}\n[Site \"B\"]\n1. h2e2 h9g7 *\n";
-        let pieces: Vec<FileGames> = StreamGames::new("-", GameStream::new(text.as_bytes()))
-            .map(Result::unwrap)
-            .collect();
-        assert_eq!(pieces.len(), 1);
-        assert_eq!(pieces[0].games.len(), 1);
-        assert_eq!(pieces[0].games[0].tags.len(), 2);
-        let none = StreamGames::new("-", GameStream::new(&b"hello\n"[..])).collect::<Vec<_>>();
-        assert!(matches!(&none[..], [Err(e)] if e.kind == ErrorKind::NoGame));
     }
 }

@@ -8,7 +8,7 @@ use super::inputs::{Batches, Content, Input, Kind, Source};
 use super::progress::Progress;
 use super::{GameReport, Rules};
 use crate::game::Game;
-use crate::record::stream::{Numbering, read_error};
+use crate::record::stream::{Numbering, read_error, stream_error};
 use crate::record::{ErrorKind, FileGames, GameRecord, RecordError};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -161,14 +161,7 @@ impl Judging {
             .zip(&self.streams)
             .filter(|(_, state)| !state.reported)
             .map(|(name, _)| {
-                let error = RecordError {
-                    file: name.clone(),
-                    line: None,
-                    game: None,
-                    ply: None,
-                    kind: ErrorKind::NoGame,
-                };
-                GameReport::unreadable(name, 0, 0, error)
+                GameReport::unreadable(name, 0, 0, stream_error(name, ErrorKind::NoGame))
             })
             .collect();
         (!reports.is_empty()).then(|| Batch {
@@ -422,6 +415,29 @@ mod tests {
         .collect();
         assert_eq!(given.len(), 1);
         assert_eq!(given[0].moves(), &moves[..]);
+    }
+
+    #[test]
+    fn games_are_numbered_and_lined_through_a_stream() {
+        let text = "[Event \"A\"]\n1. h2e2 h9g7 1-0\nprose\n[Event \"B\"]\n1. h2e2 {open\n\
+                    [Event \"C\"]\n1. h2e2 1-0\n";
+        let stream: Vec<GameReport> =
+            Judging::new(vec![Source::text("-", text.into())], Rules::DEFAULT).collect();
+        let places: Vec<(usize, u32)> = stream.iter().map(|r| (r.game, r.line)).collect();
+        assert_eq!(places, vec![(1, 1), (2, 4), (3, 6)]);
+        // Read whole, the text gives the same games and the same defect.
+        let whole = judge_bytes("-", text.as_bytes(), Rules::DEFAULT);
+        let errors = |reports: &[GameReport]| -> Vec<String> {
+            reports.iter().map(|r| format!("{:?}", r.error())).collect()
+        };
+        assert_eq!(errors(&stream), errors(&whole));
+        assert!(errors(&whole)[1].contains("before the tag at line 6"));
+        // Tags, a comment and more tags are one game, in pieces as whole.
+        let text = "[Event \"A\"]\n{c}\n[Site \"B\"]\n1. h2e2 h9g7 *\n";
+        let one: Vec<GameReport> =
+            Judging::new(vec![Source::text("-", text.into())], Rules::DEFAULT).collect();
+        assert_eq!(one.len(), 1);
+        assert_eq!(one[0].moves().len(), 2);
     }
 
     #[test]
