@@ -4,6 +4,7 @@
 //! embedded, nothing is fetched.
 
 use super::glyphs;
+use super::render::words::HtmlLabels;
 use super::render::{self, Lang};
 use super::{Agreement, GameReport};
 use crate::moves::Move;
@@ -205,42 +206,100 @@ fn row_kinds(r: &GameReport) -> String {
     kinds.join(" ")
 }
 
+/// The kinds of row the filter offers, as `row_kinds` names them.
+const ROW_KINDS: [&str; 4] = ["all", "ruled", "disagree", "error"];
+
 /// The filter above the table: a kind of row and a text to look for (a few lines of script; the
 /// table reads the same without it).
-const FILTER: &str = r#"<p><label>Show <select id="kind"><option value="all">all games</option><option value="ruled">ruled games</option><option value="disagree">disagreements with the record</option><option value="error">errors</option></select></label>
-<label>containing <input id="text" type="search" placeholder="file, player, reason…"></label> <span id="shown"></span></p>
-"#;
+fn filter(labels: &HtmlLabels) -> String {
+    let options: String = ROW_KINDS
+        .iter()
+        .zip(labels.row_kinds)
+        .map(|(value, words)| format!("<option value=\"{value}\">{}</option>", esc(words)))
+        .collect();
+    format!(
+        "<p><label>{} <select id=\"kind\">{options}</select></label>\n<label>{} <input id=\"text\" type=\"search\" placeholder=\"{}\"></label> <span id=\"shown\"></span></p>\n",
+        esc(labels.show),
+        esc(labels.containing),
+        esc(labels.search_hint)
+    )
+}
+
+/// Text as a string in the page's script (quoted, with what would end the string or the script
+/// escaped).
+fn script_string(text: &str) -> String {
+    let mut out = String::from("'");
+    for c in text.chars() {
+        match c {
+            '\\' | '\'' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '<' => out.push_str("\\x3c"),
+            '\n' => out.push_str("\\n"),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
+}
 
 /// The filter's script, at the end of the page (it reads the table's rows).
-const FILTER_SCRIPT: &str = r#"<script>
-(function () {
+fn filter_script(labels: &HtmlLabels) -> String {
+    let [before, between, after] = labels.games_shown;
+    let shown: Vec<String> = [
+        (!before.is_empty()).then(|| script_string(before)),
+        Some("n".to_string()),
+        Some(script_string(between)),
+        Some("rows.length".to_string()),
+        (!after.is_empty()).then(|| script_string(after)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    format!(
+        r#"<script>
+(function () {{
   var kind = document.getElementById('kind'), text = document.getElementById('text');
   var shown = document.getElementById('shown');
-  function apply() {
+  function apply() {{
     var k = kind.value, t = text.value.toLowerCase(), n = 0;
     var rows = document.querySelectorAll('tr[data-kinds]');
-    rows.forEach(function (row) {
+    rows.forEach(function (row) {{
       var show = row.getAttribute('data-kinds').split(' ').indexOf(k) >= 0 &&
         (t === '' || row.textContent.toLowerCase().indexOf(t) >= 0);
       row.style.display = show ? '' : 'none';
-      if (show) { n++; }
-    });
-    shown.textContent = n + ' of ' + rows.length + ' games shown';
-  }
+      if (show) {{ n++; }}
+    }});
+    shown.textContent = {};
+  }}
   kind.addEventListener('change', apply);
   text.addEventListener('input', apply);
   apply();
-})();
+}})();
 </script>
-"#;
+"#,
+        shown.join(" + ")
+    )
+}
+
+/// A table's header row.
+fn header_row(columns: &[&str]) -> String {
+    let cells: String = columns
+        .iter()
+        .map(|c| format!("<th>{}</th>", esc(c)))
+        .collect();
+    format!("<tr>{cells}</tr>")
+}
 
 /// The whole report page.
 pub fn report(title: &str, reports: &[GameReport], summary: &str) -> String {
+    let labels = &Lang::En.words().html;
     let mut s = String::new();
     let _ = write!(
         s,
         r#"<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">{}<title>{}</title>
+<html lang="{}"><head><meta charset="utf-8">{}<title>{}</title>
 <style>
 body {{ font-family: system-ui, sans-serif; margin: 1.5em; color: #222; max-width: 1100px; }}
 table {{ border-collapse: collapse; margin: 1em 0; font-size: 0.92em; width: 100%; }}
@@ -257,22 +316,24 @@ tr.disagree td {{ background: #fff3cd; }}
 .glyph {{ font-family: {}; font-weight: bold; }}
 {}
 </style></head><body>
-<h1>Referee report</h1>
+<h1>{}</h1>
 <p>{}</p>
 <p>{}</p>
 "#,
+        labels.lang,
         crate::record::files::REPORT_MARK,
         esc(title),
         glyphs::FONT_STACK,
         glyphs::font_face(),
+        esc(labels.heading),
         esc(title),
         esc(summary)
     );
-    s.push_str(FILTER);
+    s.push_str(&filter(labels));
     // Ruled games first, then the rest, each in the order read.
     let mut rows: Vec<&GameReport> = reports.iter().collect();
     rows.sort_by_key(|r| r.decision().is_none());
-    s.push_str("<table><tr><th>file</th><th>game</th><th>players</th><th>plies</th><th>result</th><th>reason</th><th>ply</th><th>record</th><th>remarks</th></tr>\n");
+    let _ = writeln!(s, "<table>{}", header_row(&labels.games_columns));
     for r in rows {
         let facts = r.facts();
         let players = match facts.map(|f| (&f.red, &f.black)) {
@@ -337,7 +398,7 @@ tr.disagree td {{ background: #fff3cd; }}
         }
         let _ = write!(s, "<pre>{}</pre>", esc(&render::explanation(r, Lang::En)));
         if !ruling.cycles.is_empty() {
-            s.push_str("<table><tr><th>side</th><th>violation</th><th>plies</th><th>cycle moves (ply: ICCS, as recorded)</th><th>chased</th></tr>");
+            let _ = write!(s, "<table>{}", header_row(&labels.cycle_columns));
             for c in &ruling.cycles {
                 let moves: Vec<String> = c
                     .moves
@@ -366,7 +427,7 @@ tr.disagree td {{ background: #fff3cd; }}
             esc(&pos.to_string())
         );
     }
-    s.push_str(FILTER_SCRIPT);
+    s.push_str(&filter_script(labels));
     s.push_str("</body></html>\n");
     s
 }

@@ -1,6 +1,6 @@
 //! The referee's words in English: names and sentence templates for every report.
 
-use super::words::{Counted, Words};
+use super::words::{Counted, HtmlLabels, Words};
 use crate::judge::protection::DefenderFailure;
 use crate::judge::{Verdict, Violation};
 use crate::piece::PieceKind;
@@ -228,6 +228,30 @@ pub static EN: Words = Words {
             "best {}, {score} for the side to move, depth {depth}, line {line}",
             best.unwrap_or("—")
         )
+    },
+    html: HtmlLabels {
+        lang: "en",
+        heading: "Referee report",
+        games_columns: [
+            "file", "game", "players", "plies", "result", "reason", "ply", "record", "remarks",
+        ],
+        cycle_columns: [
+            "side",
+            "violation",
+            "plies",
+            "cycle moves (ply: ICCS, as recorded)",
+            "chased",
+        ],
+        show: "Show",
+        row_kinds: [
+            "all games",
+            "ruled games",
+            "disagreements with the record",
+            "errors",
+        ],
+        containing: "containing",
+        search_hint: "file, player, reason…",
+        games_shown: ["", " of ", " games shown"],
     },
 };
 

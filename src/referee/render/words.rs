@@ -200,4 +200,29 @@ pub struct Words {
     /// An engine's analysis: the best move (none when there is no legal move), the score
     /// (already in words), the depth and the line.
     pub analysis: fn(best: Option<&str>, score: &str, depth: u32, line: &str) -> String,
+    /// The labels of the HTML report.
+    pub html: HtmlLabels,
+}
+
+/// The labels of the HTML report: its language, heading, column headers and filter.
+pub struct HtmlLabels {
+    /// The page's language tag (`lang` of the `html` element).
+    pub lang: &'static str,
+    /// The page's heading.
+    pub heading: &'static str,
+    /// The summary table's columns: file, game, players, plies, result, reason, ply, the
+    /// record's result, remarks.
+    pub games_columns: [&'static str; 9],
+    /// A cycle table's columns: side, violation, plies, the cycle's moves, the pieces chased.
+    pub cycle_columns: [&'static str; 5],
+    /// The filter's label before the kinds of row.
+    pub show: &'static str,
+    /// The kinds of row: all games, ruled games, disagreements with the record, errors.
+    pub row_kinds: [&'static str; 4],
+    /// The filter's label before the text to look for.
+    pub containing: &'static str,
+    /// What the text to look for may be.
+    pub search_hint: &'static str,
+    /// How many rows the filter shows: the words before, between and after the two counts.
+    pub games_shown: [&'static str; 3],
 }
