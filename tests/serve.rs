@@ -149,6 +149,15 @@ fn the_page_and_the_wxf_cases_through_the_api() {
     for fetch in ["src=\"http", "href=\"http", "url(http"] {
         assert!(!page.contains(fetch), "the page fetches {fetch}");
     }
+    // The words the page's script shows come from the server's table, filled in by the script.
+    assert!(
+        !page.contains("/*PAGE_WORDS*/"),
+        "the page's words are put in"
+    );
+    assert!(
+        page.contains("\"ply_of_move\":\"ply {ply} of {plies} ({move})\""),
+        "the page's words"
+    );
     assert_eq!(server.json("GET", "/api/health", "").0, 200);
 
     // Every case as one record file, read on the first recurrence as the whole record.

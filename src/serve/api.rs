@@ -72,9 +72,20 @@ fn out_of_time(limit: Duration) -> Refusal {
 /// `GET /`: the page, with the board glyph font in it.
 pub async fn page() -> Html<&'static str> {
     static PAGE: LazyLock<String> = LazyLock::new(|| {
-        include_str!("page.html").replace("/*BOARD_FONT*/", referee::glyphs::font_face())
+        include_str!("page.html")
+            .replace("/*BOARD_FONT*/", referee::glyphs::font_face())
+            .replace(
+                "/*PAGE_WORDS*/{}",
+                &script_json(&render::page_words(Lang::En)),
+            )
     });
     Html(PAGE.as_str())
+}
+
+/// A JSON value as a literal in the page's script: a `<` written as `\u003c`, so no text in it
+/// can end the script.
+fn script_json(value: &Value) -> String {
+    value.to_string().replace('<', "\\u003c")
 }
 
 /// `GET /api/health`.

@@ -1,6 +1,6 @@
 //! The referee's words in English: names and sentence templates for every report.
 
-use super::words::{Counted, HtmlLabels, Words};
+use super::words::{Counted, HtmlLabels, PageWords, Words};
 use crate::judge::protection::DefenderFailure;
 use crate::judge::{Verdict, Violation};
 use crate::piece::PieceKind;
@@ -252,6 +252,17 @@ pub static EN: Words = Words {
         containing: "containing",
         search_hint: "file, player, reason…",
         games_shown: ["", " of ", " games shown"],
+    },
+    page: PageWords {
+        judging: "judging…",
+        no_game: "no game found",
+        thinking: "the engine is thinking…",
+        analysing: "analysing…",
+        engine_move: "engine: {move}",
+        ply_of: "ply {ply} of {plies}",
+        ply_of_move: "ply {ply} of {plies} ({move})",
+        game: "game {game}",
+        game_event: "game {game}: {event}",
     },
 };
 

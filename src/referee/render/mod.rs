@@ -245,6 +245,23 @@ pub fn position_status(pos: &Position, lang: Lang) -> String {
     (lang.words().position_status)(pos.side_to_move(), pos.in_check(), pos.outcome())
 }
 
+/// The words the page's script shows, as a JSON object of strings (its templates' `{name}`
+/// places filled in by the script).
+pub fn page_words(lang: Lang) -> serde_json::Value {
+    let p = &lang.words().page;
+    serde_json::json!({
+        "judging": p.judging,
+        "no_game": p.no_game,
+        "thinking": p.thinking,
+        "analysing": p.analysing,
+        "engine_move": p.engine_move,
+        "ply_of": p.ply_of,
+        "ply_of_move": p.ply_of_move,
+        "game": p.game,
+        "game_event": p.game_event,
+    })
+}
+
 /// An engine's analysis in words: the best move (if any), the score for the side to move (mate
 /// in so many moves, else centipawns), the depth and the line.
 pub fn analysis(
@@ -385,6 +402,19 @@ mod tests {
         ] {
             let pos = crate::fen::parse(fen).unwrap();
             assert_eq!(position_status(&pos, Lang::En), words, "{fen}");
+        }
+    }
+
+    #[test]
+    fn the_page_words_fill_only_the_places_the_script_fills() {
+        let words = page_words(Lang::En);
+        let fills = ["ply", "plies", "move", "game", "event"];
+        for (name, text) in words.as_object().expect("an object") {
+            let text = text.as_str().expect("a string");
+            for place in text.split('{').skip(1) {
+                let place = place.split('}').next().unwrap_or_default();
+                assert!(fills.contains(&place), "{name}: {{{place}}}");
+            }
         }
     }
 

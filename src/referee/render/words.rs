@@ -202,6 +202,31 @@ pub struct Words {
     pub analysis: fn(best: Option<&str>, score: &str, depth: u32, line: &str) -> String,
     /// The labels of the HTML report.
     pub html: HtmlLabels,
+    /// The words the page's script shows.
+    pub page: PageWords,
+}
+
+/// The words the page's script shows as it works: messages, and templates whose `{name}` places
+/// the script fills in (with the text it has: plies, moves, game numbers, events).
+pub struct PageWords {
+    /// While a record is judged.
+    pub judging: &'static str,
+    /// A record without games.
+    pub no_game: &'static str,
+    /// While the engine searches for its move.
+    pub thinking: &'static str,
+    /// While the engine analyses.
+    pub analysing: &'static str,
+    /// The engine's move: `{move}`.
+    pub engine_move: &'static str,
+    /// Where the board stands in the game: `{ply}` of `{plies}`.
+    pub ply_of: &'static str,
+    /// The same after a move: `{ply}` of `{plies}`, and the `{move}` that reached it.
+    pub ply_of_move: &'static str,
+    /// A game of a judged record, in the list of games: `{game}`.
+    pub game: &'static str,
+    /// The same with the record's event: `{game}`, `{event}`.
+    pub game_event: &'static str,
 }
 
 /// The labels of the HTML report: its language, heading, column headers and filter.
