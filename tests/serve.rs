@@ -293,6 +293,14 @@ fn bad_and_oversized_requests_are_refused_and_the_server_goes_on() {
             "repetitions",
         ),
         ("GET", "/nowhere", String::new(), 404, "no such"),
+        // Refused by the framework, answered in the same shape.
+        (
+            "GET",
+            "/api/legal",
+            String::new(),
+            405,
+            "method not allowed",
+        ),
     ];
     for (method, path, body, status, words) in refused {
         let (got, answer) = server.json(method, path, &body);
@@ -308,10 +316,18 @@ fn bad_and_oversized_requests_are_refused_and_the_server_goes_on() {
     let (status, text) = server.text("/chessdb.php?action=querybest&board=x");
     assert_eq!(status, 400, "{text}");
 
-    // A 20 MB body: 413, and the next request is served.
+    // A 20 MB body: 413 with the error in JSON, and the next request is served.
     let big = vec![b'a'; 20 << 20];
-    let (status, _) = server.request("POST", "/api/referee", &big);
+    let (status, answer) = server.request("POST", "/api/referee", &big);
     assert_eq!(status, 413);
+    let answer: Value = serde_json::from_slice(&answer).expect("a JSON error");
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("larger than"),
+        "{answer}"
+    );
     let (status, health) = server.json("GET", "/api/health", "");
     assert_eq!((status, health["ok"].as_bool()), (200, Some(true)));
 }

@@ -2,7 +2,7 @@
 //! analysis, and chessdb.cn's `rulecheck`. Every answer that is not the page or `rulecheck` is
 //! JSON; every error is `{"error": "..."}` with a 4xx or 5xx status naming what was wrong.
 
-use super::{MAX_MOVES, Shared};
+use super::{MAX_BODY_BYTES, MAX_MOVES, Shared};
 use crate::engine::{Engine, Limits, MAX_SKILL_LEVEL, SKILL_LEVEL};
 use crate::fen;
 use crate::game::Game;
@@ -13,9 +13,10 @@ use crate::referee::inputs::Source;
 use crate::referee::render::{self, Lang};
 use crate::referee::{self, GameReport, Judging, Reason, Rules, Stop, Verdict, json::report_json};
 use axum::Json;
-use axum::body::Bytes;
-use axum::extract::{Query, State};
+use axum::body::{Body, Bytes};
+use axum::extract::{Query, Request, State};
 use axum::http::{StatusCode, header};
+use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Response};
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -91,6 +92,45 @@ fn script_json(value: &Value) -> String {
 /// `GET /api/health`.
 pub async fn health() -> Json<Value> {
     Json(json!({ "ok": true }))
+}
+
+/// Every refusal as `{"error": …}`, whoever made it: the handlers already answer so, and the
+/// refusals the framework makes itself (a body over the limit, a method a path does not take)
+/// are put into the same shape, their words kept (or said plainly for a body too large).
+/// `rulecheck` keeps chessdb's plain text.
+pub async fn json_errors(request: Request, next: Next) -> Response {
+    let plain = request.uri().path() == "/chessdb.php";
+    let response = next.run(request).await;
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|t| t.as_bytes().starts_with(b"application/json"));
+    if plain || json || !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 16 << 10)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .unwrap_or_default();
+    let message = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => format!(
+            "the request body is larger than the {} MiB a request may carry",
+            MAX_BODY_BYTES >> 20
+        ),
+        _ if !text.is_empty() => text,
+        _ => status
+            .canonical_reason()
+            .unwrap_or("refused")
+            .to_lowercase(),
+    };
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/json"),
+    );
+    Response::from_parts(parts, Body::from(json!({ "error": message }).to_string()))
 }
 
 /// Any other path.

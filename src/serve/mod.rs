@@ -6,6 +6,7 @@ mod api;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
+use axum::middleware;
 use axum::routing::{get, post};
 use std::fmt;
 use std::net::SocketAddr;
@@ -39,6 +40,7 @@ fn router(searches: usize) -> Router {
         .route("/chessdb.php", get(api::chessdb))
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn(api::json_errors))
         .with_state(shared)
 }
 
