@@ -316,6 +316,18 @@ fn bad_and_oversized_requests_are_refused_and_the_server_goes_on() {
     let (status, text) = server.text("/chessdb.php?action=querybest&board=x");
     assert_eq!(status, 400, "{text}");
 
+    // More games than a request may carry, each tiny: 413, judged no further.
+    let many = "[Event \"x\"]\n1. h2e2 *\n".repeat(5_001);
+    let (status, answer) = server.json("POST", "/api/referee", &many);
+    assert_eq!(status, 413, "{answer}");
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("5000 games"),
+        "{answer}"
+    );
+
     // A 20 MB body: 413 with the error in JSON, and the next request is served.
     let big = vec![b'a'; 20 << 20];
     let (status, answer) = server.request("POST", "/api/referee", &big);

@@ -52,6 +52,22 @@ impl Stop {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stopped;
 
+/// Why judging ended before every game was judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Halt {
+    /// The [`Stop`] said so.
+    Stopped,
+    /// The sources hold more games than the limit set ([`Judging::game_limit`]); none past
+    /// the batch that would exceed it is judged.
+    TooManyGames(usize),
+}
+
+impl From<Stopped> for Halt {
+    fn from(_: Stopped) -> Halt {
+        Halt::Stopped
+    }
+}
+
 /// The reports of one batch of inputs, and the files found in a directory that held no game.
 #[derive(Debug, Default)]
 pub struct Batch {
@@ -59,6 +75,8 @@ pub struct Batch {
     pub reports: Vec<GameReport>,
     /// Files found by walking a directory that hold no game (skipped, not errors).
     pub skipped: Vec<String>,
+    /// How many games were judged (reports on inputs that could not be read are not games).
+    pub games: usize,
 }
 
 /// Sources judged under rules, a batch at a time or a report at a time (as an iterator).
@@ -70,7 +88,10 @@ pub struct Judging {
     streams: Vec<StreamState>,
     /// Reports not yet taken by the iterator.
     pending: VecDeque<GameReport>,
-    stopped: bool,
+    /// The most games to judge, and how many have been.
+    game_limit: Option<usize>,
+    games: usize,
+    halt: Option<Halt>,
     finished: bool,
 }
 
@@ -84,7 +105,9 @@ impl Judging {
             stop: Stop::default(),
             streams: Vec::new(),
             pending: VecDeque::new(),
-            stopped: false,
+            game_limit: None,
+            games: 0,
+            halt: None,
             finished: false,
         }
     }
@@ -101,13 +124,20 @@ impl Judging {
         self
     }
 
-    /// Whether judging was stopped before every game was judged.
-    pub fn was_stopped(&self) -> bool {
-        self.stopped
+    /// Judges at most `games` games: sources that hold more end the work (see
+    /// [`Judging::halt`]) before the batch that would pass the limit is judged.
+    pub fn game_limit(mut self, games: usize) -> Judging {
+        self.game_limit = Some(games);
+        self
+    }
+
+    /// Why judging ended before every game was judged, if it did.
+    pub fn halt(&self) -> Option<Halt> {
+        self.halt
     }
 
     /// The next batch of reports, its progress counted on `progress`; `None` when every source
-    /// is judged, or the work was stopped (see [`Judging::was_stopped`]).
+    /// is judged, or the work ended early (see [`Judging::halt`]).
     pub fn next_batch(&mut self, progress: &Progress) -> Option<Batch> {
         if self.finished {
             return None;
@@ -119,6 +149,9 @@ impl Judging {
             self.finished = true;
             return self.streams_without_games();
         }
+        let room = self
+            .game_limit
+            .map(|limit| limit.saturating_sub(self.games));
         match judge_inputs(
             &inputs,
             self.rules,
@@ -126,10 +159,17 @@ impl Judging {
             progress,
             &mut self.streams,
             &self.stop,
+            room,
         ) {
-            Ok(batch) => Some(batch),
-            Err(Stopped) => {
-                self.stopped = true;
+            Ok(batch) => {
+                self.games += batch.games;
+                Some(batch)
+            }
+            Err(halt) => {
+                self.halt = Some(match halt {
+                    Halt::TooManyGames(_) => Halt::TooManyGames(self.game_limit.unwrap_or(0)),
+                    Halt::Stopped => Halt::Stopped,
+                });
                 self.finished = true;
                 None
             }
@@ -166,7 +206,7 @@ impl Judging {
             .collect();
         (!reports.is_empty()).then(|| Batch {
             reports,
-            skipped: Vec::new(),
+            ..Batch::default()
         })
     }
 }
@@ -279,14 +319,16 @@ impl Inputs {
             &progress,
             &mut streams,
             &Stop::default(),
+            None,
         )
-        .map_or_else(|Stopped| Vec::new(), |batch| batch.reports)
+        .map_or_else(|_| Vec::new(), |batch| batch.reports)
     }
 }
 
 /// Splits and judges every input of a batch (each with the stream it is a piece of, if any);
 /// reports in input order and game order, and the found files that held no game. The games of a
-/// stream's pieces are numbered through the stream on `streams`.
+/// stream's pieces are numbered through the stream on `streams`. A batch of more games than
+/// `room` is not judged.
 fn judge_inputs(
     inputs: &[(Input, Option<usize>)],
     rules: Rules,
@@ -294,7 +336,8 @@ fn judge_inputs(
     progress: &Progress,
     streams: &mut [StreamState],
     stop: &Stop,
-) -> Result<Batch, Stopped> {
+    room: Option<usize>,
+) -> Result<Batch, Halt> {
     let none = AtomicUsize::new(0);
     let mut reads = parallel(inputs.len(), threads, &none, stop, |i| {
         let (input, _) = &inputs[i];
@@ -343,6 +386,10 @@ fn judge_inputs(
             }
         }
     }
+    if let Some(room) = room.filter(|&room| tasks.len() > room) {
+        return Err(Halt::TooManyGames(room));
+    }
+    batch.games = tasks.len();
     let bytes: usize = inputs.iter().map(|(input, _)| input.bytes()).sum();
     progress.start_batch(bytes as u64, tasks.len());
     let reports = parallel(
@@ -459,6 +506,20 @@ mod tests {
     }
 
     #[test]
+    fn sources_with_more_games_than_the_limit_are_not_judged() {
+        let source = || Source::Bytes {
+            name: "games.pgn".into(),
+            bytes: TWO_GAMES.into(),
+        };
+        let mut judging = Judging::new(vec![source()], Rules::DEFAULT).game_limit(1);
+        assert!(judging.next().is_none());
+        assert_eq!(judging.halt(), Some(Halt::TooManyGames(1)));
+        let mut judging = Judging::new(vec![source()], Rules::DEFAULT).game_limit(2);
+        assert_eq!(judging.by_ref().count(), 2);
+        assert_eq!(judging.halt(), None);
+    }
+
+    #[test]
     fn a_raised_stop_ends_the_work_without_reports() {
         let flag = Arc::new(AtomicBool::new(true));
         let source = Source::Bytes {
@@ -467,7 +528,7 @@ mod tests {
         };
         let mut judging = Judging::new(vec![source], Rules::DEFAULT).stop(Stop::on(flag));
         assert!(judging.next().is_none());
-        assert!(judging.was_stopped());
+        assert_eq!(judging.halt(), Some(Halt::Stopped));
         let past = Stop::at(Instant::now());
         assert!(past.reached());
         assert!(!Stop::default().reached());

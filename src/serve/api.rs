@@ -2,7 +2,7 @@
 //! analysis, and chessdb.cn's `rulecheck`. Every answer that is not the page or `rulecheck` is
 //! JSON; every error is `{"error": "..."}` with a 4xx or 5xx status naming what was wrong.
 
-use super::{MAX_BODY_BYTES, MAX_MOVES, Shared};
+use super::{MAX_BODY_BYTES, MAX_GAMES, MAX_MOVES, Shared};
 use crate::engine::{Engine, Limits, MAX_SKILL_LEVEL, SKILL_LEVEL};
 use crate::fen;
 use crate::game::Game;
@@ -10,6 +10,7 @@ use crate::movegen::legal_moves;
 use crate::moves::{IllegalMove, Move, MoveTextError};
 use crate::position::{Outcome, Position};
 use crate::referee::inputs::Source;
+use crate::referee::judging::Halt;
 use crate::referee::render::{self, Lang};
 use crate::referee::{self, GameReport, Judging, Reason, Rules, Stop, Verdict, json::report_json};
 use axum::Json;
@@ -197,14 +198,24 @@ pub async fn referee(Query(query): Query<HashMap<String, String>>, body: Bytes) 
             name: "request".to_string(),
             bytes: body.to_vec(),
         };
-        let mut judging = Judging::new(vec![source], config).stop(Stop::at(deadline));
+        let mut judging = Judging::new(vec![source], config)
+            .stop(Stop::at(deadline))
+            .game_limit(MAX_GAMES);
         let reports: Vec<Value> = judging.by_ref().map(|r| page_report(&r)).collect();
-        (!judging.was_stopped()).then_some(reports)
+        match judging.halt() {
+            None => Ok(reports),
+            Some(halt) => Err(halt),
+        }
     };
     // The judging stops itself at the deadline; the wait allows a little past it for the answer.
     match blocking(REFEREE_TIME + LEGAL_TIME, work).await {
-        Ok(Some(reports)) => Json(Value::Array(reports)).into_response(),
-        Ok(None) => out_of_time(REFEREE_TIME).into_response(),
+        Ok(Ok(reports)) => Json(Value::Array(reports)).into_response(),
+        Ok(Err(Halt::Stopped)) => out_of_time(REFEREE_TIME).into_response(),
+        Ok(Err(Halt::TooManyGames(limit))) => error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the record has more than the {limit} games a request may carry"),
+        )
+        .into_response(),
         Err(answer) => answer.into_response(),
     }
 }

@@ -16,6 +16,10 @@ use tokio::sync::Semaphore;
 /// The largest request body: larger ones get 413.
 pub const MAX_BODY_BYTES: usize = 2 << 20;
 
+/// The most games one record posted to `/api/referee` may hold (the answer is about a kilobyte
+/// of JSON a game); more get 413.
+pub const MAX_GAMES: usize = 5_000;
+
 /// The most moves one request may carry (`/api/legal`, `/api/analyse`, `rulecheck`).
 pub const MAX_MOVES: usize = 2_000;
 
