@@ -47,8 +47,15 @@ pub struct RefereeArgs {
     #[arg(long, value_name = "N")]
     pub threads: Option<NonZeroUsize>,
     /// Measure throughput instead of reporting: judge the inputs over and over for SECONDS (3 by
-    /// default) on one thread and on all, and print games/s and plies/s.
-    #[arg(long, value_name = "SECONDS", num_args = 0..=1, default_missing_value = "3")]
+    /// default, `--bench=SECONDS` for another) on one thread and on all, and print games/s and
+    /// plies/s.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "3"
+    )]
     pub bench: Option<f64>,
 }
 
@@ -165,4 +172,37 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
         }
     }
     ExitCode::from(status)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Command {
+        #[command(flatten)]
+        args: RefereeArgs,
+    }
+
+    fn parse(words: &[&str]) -> RefereeArgs {
+        let words = std::iter::once("referee").chain(words.iter().copied());
+        Command::try_parse_from(words).expect("arguments read").args
+    }
+
+    #[test]
+    fn bench_takes_a_time_only_after_an_equals_sign() {
+        // A directory after `--bench` is an input, not a time it fails to read.
+        let args = parse(&["--bench", "../shared/games/ccpd/"]);
+        assert_eq!(
+            (args.bench, &args.inputs[..]),
+            (Some(3.0), &["../shared/games/ccpd/".to_string()][..])
+        );
+        let args = parse(&["--bench=5", "games.pgn"]);
+        assert_eq!(
+            (args.bench, &args.inputs[..]),
+            (Some(5.0), &["games.pgn".to_string()][..])
+        );
+        assert_eq!(parse(&["games.pgn"]).bench, None);
+    }
 }
