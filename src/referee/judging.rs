@@ -48,10 +48,6 @@ impl Stop {
     }
 }
 
-/// The work was stopped before every game was judged.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Stopped;
-
 /// Why judging ended before every game was judged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Halt {
@@ -59,13 +55,7 @@ pub enum Halt {
     Stopped,
     /// The sources hold more games than the limit set ([`Judging::game_limit`]); none past
     /// the batch that would exceed it is judged.
-    TooManyGames(usize),
-}
-
-impl From<Stopped> for Halt {
-    fn from(_: Stopped) -> Halt {
-        Halt::Stopped
-    }
+    TooManyGames,
 }
 
 /// The reports of one batch of inputs, and the files found in a directory that held no game.
@@ -166,10 +156,7 @@ impl Judging {
                 Some(batch)
             }
             Err(halt) => {
-                self.halt = Some(match halt {
-                    Halt::TooManyGames(_) => Halt::TooManyGames(self.game_limit.unwrap_or(0)),
-                    Halt::Stopped => Halt::Stopped,
-                });
+                self.halt = Some(halt);
                 self.finished = true;
                 None
             }
@@ -236,15 +223,15 @@ pub fn judge_bytes(name: &str, bytes: &[u8], rules: Rules) -> Vec<GameReport> {
 }
 
 /// Runs `f(i)` for every `i < n` on up to `threads` workers (as many as the system will start;
-/// the calling thread works too) until `stop`; results in index order, or `Stopped` when the work
-/// stopped before every item was done. `done` counts finished items.
+/// the calling thread works too) until `stop`; results in index order, or [`Halt::Stopped`] when
+/// the work stopped before every item was done. `done` counts finished items.
 fn parallel<T: Send>(
     n: usize,
     threads: usize,
     done: &AtomicUsize,
     stop: &Stop,
     f: impl Fn(usize) -> T + Sync,
-) -> Result<Vec<T>, Stopped> {
+) -> Result<Vec<T>, Halt> {
     let next = AtomicUsize::new(0);
     let work = || {
         let mut mine = Vec::new();
@@ -271,16 +258,16 @@ fn parallel<T: Send>(
     });
     let mut all: Vec<(usize, T)> = parts.iter_mut().flat_map(std::mem::take).collect();
     if all.len() < n {
-        return Err(Stopped);
+        return Err(Halt::Stopped);
     }
     all.sort_by_key(|(i, _)| *i);
     Ok(all.into_iter().map(|(_, t)| t).collect())
 }
 
 /// What an input became once read: its games, a game, or why it could not be read.
-enum Read {
+enum Read<'a> {
     Games(Result<FileGames, RecordError>),
-    Game,
+    Game(&'a Game),
 }
 
 /// One game to judge: a game as split from an input's bytes, or a game given.
@@ -294,7 +281,7 @@ enum Task<'a> {
 
 /// A stream's games numbered through it, and whether it gave any report.
 #[derive(Default)]
-pub struct StreamState {
+struct StreamState {
     numbering: Numbering,
     reported: bool,
 }
@@ -344,7 +331,7 @@ fn judge_inputs(
         match &input.content {
             Content::Bytes(Ok(piece)) => Read::Games(piece.read(&input.name)),
             Content::Bytes(Err(e)) => Read::Games(Err(read_error(&input.name, e.clone()))),
-            Content::Game(_) => Read::Game,
+            Content::Game(game) => Read::Game(game),
         }
     })?;
     // Number the games of a stream's pieces through the stream; note the streams that gave a
@@ -367,27 +354,21 @@ fn judge_inputs(
     let mut failed = Vec::new();
     for (f, (read, (input, _))) in reads.iter().zip(inputs).enumerate() {
         let name = input.name.as_str();
-        match (read, &input.content) {
-            (Read::Game, Content::Game(game)) => tasks.push((f, Task::Given(name, game))),
-            (Read::Game, Content::Bytes(_)) => {}
-            (Read::Games(Ok(games)), _) => {
+        match read {
+            Read::Game(game) => tasks.push((f, Task::Given(name, game))),
+            Read::Games(Ok(games)) => {
                 tasks.extend((0..games.games.len()).map(|g| (f, Task::Split(name, games, g))))
             }
-            (Read::Games(Err(e)), _)
-                if e.kind == ErrorKind::NoGame && input.kind == Kind::FoundFile =>
-            {
+            Read::Games(Err(e)) if e.kind == ErrorKind::NoGame && input.kind == Kind::FoundFile => {
                 batch.skipped.push(input.name.clone())
             }
             // A piece of a stream with no game in it (prose between games).
-            (Read::Games(Err(e)), _)
-                if e.kind == ErrorKind::NoGame && input.kind == Kind::Stream => {}
-            (Read::Games(Err(e)), _) => {
-                failed.push((f, GameReport::unreadable(name, 0, 0, e.clone())))
-            }
+            Read::Games(Err(e)) if e.kind == ErrorKind::NoGame && input.kind == Kind::Stream => {}
+            Read::Games(Err(e)) => failed.push((f, GameReport::unreadable(name, 0, 0, e.clone()))),
         }
     }
-    if let Some(room) = room.filter(|&room| tasks.len() > room) {
-        return Err(Halt::TooManyGames(room));
+    if room.is_some_and(|room| tasks.len() > room) {
+        return Err(Halt::TooManyGames);
     }
     batch.games = tasks.len();
     let bytes: usize = inputs.iter().map(|(input, _)| input.bytes()).sum();
@@ -513,7 +494,7 @@ mod tests {
         };
         let mut judging = Judging::new(vec![source()], Rules::DEFAULT).game_limit(1);
         assert!(judging.next().is_none());
-        assert_eq!(judging.halt(), Some(Halt::TooManyGames(1)));
+        assert_eq!(judging.halt(), Some(Halt::TooManyGames));
         let mut judging = Judging::new(vec![source()], Rules::DEFAULT).game_limit(2);
         assert_eq!(judging.by_ref().count(), 2);
         assert_eq!(judging.halt(), None);

@@ -211,9 +211,9 @@ pub async fn referee(Query(query): Query<HashMap<String, String>>, body: Bytes) 
     match blocking(REFEREE_TIME + LEGAL_TIME, work).await {
         Ok(Ok(reports)) => Json(Value::Array(reports)).into_response(),
         Ok(Err(Halt::Stopped)) => out_of_time(REFEREE_TIME).into_response(),
-        Ok(Err(Halt::TooManyGames(limit))) => error(
+        Ok(Err(Halt::TooManyGames)) => error(
             StatusCode::PAYLOAD_TOO_LARGE,
-            format!("the record has more than the {limit} games a request may carry"),
+            format!("the record has more than the {MAX_GAMES} games a request may carry"),
         )
         .into_response(),
         Err(answer) => answer.into_response(),
@@ -338,7 +338,7 @@ pub async fn legal(body: Bytes) -> Response {
                 "in_check": pos.in_check(),
                 "mate": outcome == Some(Outcome::Checkmate),
                 "stalemate": outcome == Some(Outcome::Stalemate),
-                "status": render::position_status(pos, Lang::En),
+                "status": render::position_status(pos, outcome, Lang::En),
                 "pieces": render::pieces_at(pos, Lang::En),
             })
         })

@@ -17,6 +17,7 @@ use crate::judge::protection::Protection;
 use crate::judge::{Verdict, Violation};
 use crate::moves::Move;
 use crate::piece::{Piece, PieceKind};
+use crate::position::Outcome;
 use crate::position::Position;
 use crate::square::{Color, Square};
 use std::collections::BTreeMap;
@@ -240,9 +241,10 @@ pub fn headline(r: &GameReport, lang: Lang) -> String {
     (w.headline)(r.result(), reason, r.decision().map_or(0, |d| d.ply))
 }
 
-/// The side to move on a board, in words: to move (in check or not), or mated.
-pub fn position_status(pos: &Position, lang: Lang) -> String {
-    (lang.words().position_status)(pos.side_to_move(), pos.in_check(), pos.outcome())
+/// The side to move on a board, in words: to move (in check or not), or mated (`outcome`, as
+/// [`Position::outcome`] gives it).
+pub fn position_status(pos: &Position, outcome: Option<Outcome>, lang: Lang) -> String {
+    (lang.words().position_status)(pos.side_to_move(), pos.in_check(), outcome)
 }
 
 /// The words the page's script shows, as a JSON object of strings (its templates' `{name}`
@@ -401,7 +403,11 @@ mod tests {
             ("3k5/2P6/9/9/9/9/9/9/9/4K4 b", "stalemate: Red wins"),
         ] {
             let pos = crate::fen::parse(fen).unwrap();
-            assert_eq!(position_status(&pos, Lang::En), words, "{fen}");
+            assert_eq!(
+                position_status(&pos, pos.outcome(), Lang::En),
+                words,
+                "{fen}"
+            );
         }
     }
 
