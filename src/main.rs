@@ -55,6 +55,14 @@ enum Command {
         /// The port (0: any free port; the one taken is printed).
         #[arg(long, default_value_t = 8080)]
         port: u16,
+        /// A host name the server is reached by, besides IP addresses and localhost (repeat for
+        /// more); requests naming any other host are refused.
+        #[arg(long = "allowed-host", value_name = "NAME")]
+        allowed_hosts: Vec<String>,
+        /// An origin (https://site.example) whose pages may call the API (repeat for more);
+        /// requests from pages elsewhere are refused.
+        #[arg(long, value_name = "ORIGIN")]
+        cors: Vec<String>,
     },
     /// Count the leaf nodes of the legal move tree to DEPTH plies.
     Perft {
@@ -87,11 +95,23 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => xq::arena::cli::run_cli(*args),
         Some(Command::Book(command)) => xq::book::cli::run_cli(command),
         #[cfg(feature = "serve")]
-        Some(Command::Serve { host, port }) => {
+        Some(Command::Serve {
+            host,
+            port,
+            allowed_hosts,
+            cors,
+        }) => {
+            let policy = xq::serve::Policy {
+                allowed_hosts: allowed_hosts
+                    .iter()
+                    .map(|h| h.to_ascii_lowercase())
+                    .collect(),
+                cors,
+            };
             let ready = |address| {
                 println!("xq serve: listening on http://{address}/");
             };
-            match xq::serve::run(&host, port, ready) {
+            match xq::serve::run(&host, port, policy, ready) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("xq serve: {e}");

@@ -39,6 +39,12 @@ impl Stop {
         }
     }
 
+    /// Stops also once `flag` is raised (in place of any flag given before).
+    pub fn or_on(mut self, flag: Arc<AtomicBool>) -> Stop {
+        self.flag = Some(flag);
+        self
+    }
+
     /// Whether the work should stop now.
     pub fn reached(&self) -> bool {
         self.flag
@@ -224,13 +230,14 @@ pub fn judge_bytes(name: &str, bytes: &[u8], rules: Rules) -> Vec<GameReport> {
 
 /// Runs `f(i)` for every `i < n` on up to `threads` workers (as many as the system will start;
 /// the calling thread works too) until `stop`; results in index order, or [`Halt::Stopped`] when
-/// the work stopped before every item was done. `done` counts finished items.
+/// the work stopped before every item was done (an item that stopped part way gives `None`).
+/// `done` counts finished items.
 fn parallel<T: Send>(
     n: usize,
     threads: usize,
     done: &AtomicUsize,
     stop: &Stop,
-    f: impl Fn(usize) -> T + Sync,
+    f: impl Fn(usize) -> Option<T> + Sync,
 ) -> Result<Vec<T>, Halt> {
     let next = AtomicUsize::new(0);
     let work = || {
@@ -243,7 +250,10 @@ fn parallel<T: Send>(
             if i >= n {
                 break;
             }
-            mine.push((i, f(i)));
+            let Some(item) = f(i) else {
+                break;
+            };
+            mine.push((i, item));
             done.fetch_add(1, Ordering::Relaxed);
         }
         mine
@@ -328,11 +338,11 @@ fn judge_inputs(
     let none = AtomicUsize::new(0);
     let mut reads = parallel(inputs.len(), threads, &none, stop, |i| {
         let (input, _) = &inputs[i];
-        match &input.content {
+        Some(match &input.content {
             Content::Bytes(Ok(piece)) => Read::Games(piece.read(&input.name)),
             Content::Bytes(Err(e)) => Read::Games(Err(read_error(&input.name, e.clone()))),
             Content::Game(game) => Read::Game(game),
-        }
+        })
     })?;
     // Number the games of a stream's pieces through the stream; note the streams that gave a
     // report (a piece with a game, or an error other than a piece without games).
@@ -379,8 +389,10 @@ fn judge_inputs(
         &progress.games,
         stop,
         |i| match tasks[i].1 {
-            Task::Split(name, games, g) => judge_raw(name, games, g, rules),
-            Task::Given(name, game) => GameReport::judge(name, &GameRecord::of_game(game), rules),
+            Task::Split(name, games, g) => judge_raw(name, games, g, rules, stop),
+            Task::Given(name, game) => {
+                GameReport::judge_until(name, &GameRecord::of_game(game), rules, stop)
+            }
         },
     );
     progress.end_batch();
@@ -398,12 +410,18 @@ fn judge_inputs(
     Ok(batch)
 }
 
-/// Resolves and judges the `g`-th game as split from a file.
-fn judge_raw(name: &str, games: &FileGames, g: usize, rules: Rules) -> GameReport {
+/// Resolves and judges the `g`-th game as split from a file; `None` if `stop` came first.
+fn judge_raw(
+    name: &str,
+    games: &FileGames,
+    g: usize,
+    rules: Rules,
+    stop: &Stop,
+) -> Option<GameReport> {
     let raw = &games.games[g];
     match crate::record::resolve(name, games.encoding, raw) {
-        Ok(record) => GameReport::judge(name, &record, rules),
-        Err(e) => GameReport::unreadable(name, raw.index, raw.line, e),
+        Ok(record) => GameReport::judge_until(name, &record, rules, stop),
+        Err(e) => Some(GameReport::unreadable(name, raw.index, raw.line, e)),
     }
 }
 

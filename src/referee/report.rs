@@ -4,6 +4,7 @@
 //! text, JSON and HTML reports; none of them judges.
 
 use super::citation::{RuleCase, rule_case};
+use super::judging::Stop;
 use super::{Adjudicator, Decision, Reason, RepetitionEvent, Rules};
 use crate::judge::explain::ChaseWitness;
 use crate::judge::{History, Verdict, Violation, occurrences};
@@ -15,6 +16,9 @@ use crate::record::encoding::Encoding;
 use crate::record::notation::Notation;
 use crate::record::{ErrorKind, Format, GameRecord, RecordError, RecordedResult, parse_result};
 use crate::square::{Color, Square};
+
+/// How many plies a game's judging goes between looks at its [`Stop`] (a look reads the clock).
+pub const STOP_CHECK_PLIES: usize = 1024;
 
 /// Whether the record's own result agrees with the referee.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -193,9 +197,24 @@ impl GameReport {
 
     /// Replays a resolved record and judges it.
     pub fn judge(file: &str, record: &GameRecord, rules: Rules) -> GameReport {
+        Self::judge_until(file, record, rules, &Stop::default())
+            .expect("judging without a stop runs to its end")
+    }
+
+    /// Replays a resolved record and judges it, unless `stop` is reached on the way (checked
+    /// every [`STOP_CHECK_PLIES`] plies): then `None`.
+    pub fn judge_until(
+        file: &str,
+        record: &GameRecord,
+        rules: Rules,
+        stop: &Stop,
+    ) -> Option<GameReport> {
         let mut game = Adjudicator::new(record.start.clone(), rules);
         let mut replay_error = None;
         for (i, &m) in record.moves.iter().enumerate() {
+            if i % STOP_CHECK_PLIES == STOP_CHECK_PLIES - 1 && stop.reached() {
+                return None;
+            }
             if let Err(e) = game.play(m) {
                 replay_error = Some(RecordError {
                     file: file.to_string(),
@@ -244,7 +263,7 @@ impl GameReport {
             (Some(_), Some(_)) => Agreement::Disagrees,
         };
         let events = game.events().to_vec();
-        GameReport {
+        Some(GameReport {
             file: file.to_string(),
             game: record.index,
             line: record.line,
@@ -261,7 +280,7 @@ impl GameReport {
                 }),
                 stopped: error,
             },
-        }
+        })
     }
 
     /// The judged game, if the game could be read.
@@ -436,5 +455,36 @@ impl RulingReport {
             past_ruling: plies.saturating_sub(decision.ply),
             decision,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+
+    /// A game of `plies` plies of two horses going out and back.
+    fn shuffle(plies: usize) -> GameRecord {
+        let cycle: Vec<Move> = ["h0g2", "h9g7", "g2h0", "g7h9"]
+            .iter()
+            .map(|m| m.parse().expect("a move"))
+            .collect();
+        let moves: Vec<Move> = cycle.iter().copied().cycle().take(plies).collect();
+        let game = Game::replay(Position::startpos(), &moves).expect("legal moves");
+        GameRecord::of_game(&game)
+    }
+
+    #[test]
+    fn a_stop_is_seen_inside_a_long_game() {
+        let raised = Stop::on(Arc::new(AtomicBool::new(true)));
+        let long = shuffle(4 * STOP_CHECK_PLIES);
+        assert!(GameReport::judge_until("long", &long, Rules::DEFAULT, &raised).is_none());
+        // A game shorter than the stretch between looks is judged whole.
+        let short = shuffle(STOP_CHECK_PLIES / 2);
+        let report = GameReport::judge_until("short", &short, Rules::DEFAULT, &raised)
+            .expect("judged before any look");
+        assert_eq!(report.moves().len(), STOP_CHECK_PLIES / 2);
     }
 }

@@ -2,8 +2,10 @@
 //! analysis, and chessdb.cn's `rulecheck`. Every answer that is not the page or `rulecheck` is
 //! JSON; every error is `{"error": "..."}` with a 4xx or 5xx status naming what was wrong.
 
-use super::{MAX_BODY_BYTES, MAX_GAMES, MAX_MOVES, Shared};
-use crate::engine::{Engine, Limits, MAX_SKILL_LEVEL, SKILL_LEVEL};
+use super::admission::{Cancel, out_of_time, panic_words};
+use super::engines::Analysis;
+use super::{MAX_BODY_BYTES, MAX_GAMES, MAX_MOVES, MAX_SMALL_BODY_BYTES, Shared};
+use crate::engine::{Limits, MAX_SKILL_LEVEL};
 use crate::fen;
 use crate::game::Game;
 use crate::movegen::legal_moves;
@@ -28,6 +30,8 @@ use std::time::{Duration, Instant};
 /// Time limits of the requests that are not searches.
 const REFEREE_TIME: Duration = Duration::from_secs(20);
 const LEGAL_TIME: Duration = Duration::from_secs(5);
+/// How long past its deadline a request's work may take to give its answer.
+const ANSWER_GRACE: Duration = Duration::from_secs(1);
 /// The longest analysis a request may ask for, and how long past it the request may take.
 const MAX_MOVETIME: Duration = Duration::from_secs(10);
 const SEARCH_GRACE: Duration = Duration::from_secs(5);
@@ -35,7 +39,7 @@ const SEARCH_GRACE: Duration = Duration::from_secs(5);
 const DEFAULT_MOVETIME: Duration = Duration::from_millis(1000);
 
 /// A request refused: the status, and the words saying why.
-struct Refusal(StatusCode, String);
+pub struct Refusal(pub StatusCode, pub String);
 
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
@@ -44,31 +48,19 @@ impl IntoResponse for Refusal {
 }
 
 /// An error answer.
-fn error(status: StatusCode, message: impl Into<String>) -> Refusal {
+pub fn error(status: StatusCode, message: impl Into<String>) -> Refusal {
     Refusal(status, message.into())
 }
 
-/// Runs blocking work off the server's threads, within `limit`.
-async fn blocking<T: Send + 'static>(
-    limit: Duration,
-    work: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, Refusal> {
-    match tokio::time::timeout(limit, tokio::task::spawn_blocking(work)).await {
-        Ok(Ok(value)) => Ok(value),
-        Ok(Err(_)) => Err(error(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "the request's work failed",
-        )),
-        Err(_) => Err(out_of_time(limit)),
-    }
-}
-
-/// The answer to a request whose work ran past `limit`.
-fn out_of_time(limit: Duration) -> Refusal {
+/// The answer to a request whose handling panicked outside its work (the work's own panics are
+/// caught where it runs): logged, and a JSON 500; the server goes on.
+pub fn panicked(payload: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    eprintln!("xq serve: a request failed: {}", panic_words(payload));
     error(
-        StatusCode::SERVICE_UNAVAILABLE,
-        format!("the request took longer than {} s", limit.as_secs()),
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "the request failed (a fault in the server, logged); other requests are not affected",
     )
+    .into_response()
 }
 
 /// `GET /`: the page, with the board glyph font in it.
@@ -100,7 +92,13 @@ pub async fn health() -> Json<Value> {
 /// are put into the same shape, their words kept (or said plainly for a body too large).
 /// `rulecheck` keeps chessdb's plain text.
 pub async fn json_errors(request: Request, next: Next) -> Response {
-    let plain = request.uri().path() == "/chessdb.php";
+    let path = request.uri().path();
+    let plain = path == "/chessdb.php";
+    let body_limit = if path == "/api/referee" {
+        format!("{} MiB", MAX_BODY_BYTES >> 20)
+    } else {
+        format!("{} KiB", MAX_SMALL_BODY_BYTES >> 10)
+    };
     let response = next.run(request).await;
     let status = response.status();
     let json = response
@@ -116,10 +114,9 @@ pub async fn json_errors(request: Request, next: Next) -> Response {
         .map(|b| String::from_utf8_lossy(&b).trim().to_string())
         .unwrap_or_default();
     let message = match status {
-        StatusCode::PAYLOAD_TOO_LARGE => format!(
-            "the request body is larger than the {} MiB a request may carry",
-            MAX_BODY_BYTES >> 20
-        ),
+        StatusCode::PAYLOAD_TOO_LARGE => {
+            format!("the request body is larger than the {body_limit} this request may carry")
+        }
         _ if !text.is_empty() => text,
         _ => status
             .canonical_reason()
@@ -164,7 +161,11 @@ fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
 
 /// `POST /api/referee`: the body is a game record file; the answer is what `xq referee --json`
 /// writes, one object per game, as a JSON array.
-pub async fn referee(Query(query): Query<HashMap<String, String>>, body: Bytes) -> Response {
+pub async fn referee(
+    State(shared): State<Shared>,
+    Query(query): Query<HashMap<String, String>>,
+    body: Bytes,
+) -> Response {
     let settings = (|| {
         let repetitions = number(
             &query,
@@ -193,23 +194,35 @@ pub async fn referee(Query(query): Query<HashMap<String, String>>, body: Bytes) 
         return error(StatusCode::BAD_REQUEST, "the request has no game record").into_response();
     }
     let deadline = Instant::now() + REFEREE_TIME;
-    let work = move || {
+    let work = move |cancel: &Cancel| {
         let source = Source::Bytes {
             name: "request".to_string(),
             bytes: body.to_vec(),
         };
         let mut judging = Judging::new(vec![source], config)
-            .stop(Stop::at(deadline))
+            .stop(Stop::at(cancel.deadline()).or_on(cancel.flag()))
             .game_limit(MAX_GAMES);
-        let reports: Vec<Value> = judging.by_ref().map(|r| page_report(&r)).collect();
+        // The answer written as the reports come, each report's tree dropped once written.
+        let mut answer = b"[".to_vec();
+        for (i, report) in judging.by_ref().enumerate() {
+            if i > 0 {
+                answer.push(b',');
+            }
+            answer.extend(page_report(&report).to_string().bytes());
+        }
+        answer.push(b']');
         match judging.halt() {
-            None => Ok(reports),
+            None => Ok(answer),
             Some(halt) => Err(halt),
         }
     };
     // The judging stops itself at the deadline; the wait allows a little past it for the answer.
-    match blocking(REFEREE_TIME + LEGAL_TIME, work).await {
-        Ok(Ok(reports)) => Json(Value::Array(reports)).into_response(),
+    match shared.referee.run(deadline, ANSWER_GRACE, work).await {
+        Ok(Ok(answer)) => (
+            [(header::CONTENT_TYPE, "application/json")],
+            Body::from(answer),
+        )
+            .into_response(),
         Ok(Err(Halt::Stopped)) => out_of_time(REFEREE_TIME).into_response(),
         Ok(Err(Halt::TooManyGames)) => error(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -321,30 +334,27 @@ fn read_json(body: &Bytes) -> Result<Value, Refusal> {
 }
 
 /// `POST /api/legal`: the legal moves after a line, with check, mate and stalemate.
-pub async fn legal(body: Bytes) -> Response {
-    let request = match read_json(&body) {
-        Ok(request) => request,
-        Err(answer) => return answer.into_response(),
+pub async fn legal(State(shared): State<Shared>, body: Bytes) -> Response {
+    let work = move |_: &Cancel| {
+        let request = read_json(&body)?;
+        let line = read_line(&request)?;
+        let pos = line.position();
+        let moves: Vec<String> = legal_moves(pos).iter().map(|m| m.to_string()).collect();
+        let outcome = pos.outcome();
+        Ok(json!({
+            "fen": pos.to_string(),
+            "side_to_move": pos.side_to_move().name(),
+            "legal_moves": moves,
+            "in_check": pos.in_check(),
+            "mate": outcome == Some(Outcome::Checkmate),
+            "stalemate": outcome == Some(Outcome::Stalemate),
+            "status": render::position_status(pos, outcome, Lang::En),
+            "pieces": render::pieces_at(pos, Lang::En),
+        }))
     };
-    let work = move || {
-        read_line(&request).map(|line| {
-            let pos = line.position();
-            let moves: Vec<String> = legal_moves(pos).iter().map(|m| m.to_string()).collect();
-            let outcome = pos.outcome();
-            json!({
-                "fen": pos.to_string(),
-                "side_to_move": pos.side_to_move().name(),
-                "legal_moves": moves,
-                "in_check": pos.in_check(),
-                "mate": outcome == Some(Outcome::Checkmate),
-                "stalemate": outcome == Some(Outcome::Stalemate),
-                "status": render::position_status(pos, outcome, Lang::En),
-                "pieces": render::pieces_at(pos, Lang::En),
-            })
-        })
-    };
-    match blocking(LEGAL_TIME, work).await {
-        Ok(Ok(answer)) => Json(answer).into_response(),
+    let deadline = Instant::now() + LEGAL_TIME;
+    match shared.quick.run(deadline, ANSWER_GRACE, work).await {
+        Ok(Ok(answer)) => Json::<Value>(answer).into_response(),
         Ok(Err(refusal)) | Err(refusal) => refusal.into_response(),
     }
 }
@@ -383,86 +393,52 @@ fn analysis_settings(request: &Value) -> Result<(Limits, Option<u64>), Refusal> 
     Ok((limits, skill))
 }
 
-/// `POST /api/analyse`: the engine's best move, score and line after a line of moves.
+/// `POST /api/analyse`: the engine's best move, score and line after a line of moves, on an
+/// engine kept warm (its budget admits one analysis per core and none waiting).
 pub async fn analyse(State(shared): State<Shared>, body: Bytes) -> Response {
-    let request = match read_json(&body) {
-        Ok(request) => request,
-        Err(answer) => return answer.into_response(),
+    let engines = shared.engines.clone();
+    let work = move |cancel: &Cancel| {
+        let request = read_json(&body)?;
+        let (limits, skill) = analysis_settings(&request)?;
+        let line = read_line(&request)?;
+        let found = engines
+            .analyse(&line, limits, skill, cancel)
+            .map_err(|e| error(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+        Ok(analysis_json(&found))
     };
-    let (limits, skill) = match analysis_settings(&request) {
-        Ok(settings) => settings,
-        Err(refusal) => return refusal.into_response(),
-    };
-    let line = match read_line(&request) {
-        Ok(line) => line,
-        Err(refusal) => return refusal.into_response(),
-    };
-    let Ok(permit) = shared.searches.clone().try_acquire_owned() else {
-        return error(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "busy: every engine is searching; try again shortly",
-        )
-        .into_response();
-    };
-    let limit = limits.movetime.unwrap_or(MAX_MOVETIME) + SEARCH_GRACE;
-    let work = move || {
-        let _permit = permit;
-        search(line, limits, skill)
-    };
-    match blocking(limit, work).await {
-        Ok(Ok(answer)) => Json(answer).into_response(),
+    // The longest analysis and its grace; the search's own limits end it sooner.
+    let deadline = Instant::now() + MAX_MOVETIME + SEARCH_GRACE;
+    match shared.analyse.run(deadline, ANSWER_GRACE, work).await {
+        Ok(Ok(answer)) => Json::<Value>(answer).into_response(),
         Ok(Err(refusal)) | Err(refusal) => refusal.into_response(),
     }
 }
 
-/// One search on a fresh engine.
-fn search(line: Game, limits: Limits, skill: Option<u64>) -> Result<Value, Refusal> {
-    let failed = |message: String| error(StatusCode::INTERNAL_SERVER_ERROR, message);
-    let mut engine = Engine::new();
-    if let Some(level) = skill {
-        engine
-            .set_option(SKILL_LEVEL, &level.to_string())
-            .map_err(|e| failed(format!("skill: {e}")))?;
-    }
-    engine
-        .set_position(line.start().clone(), line.moves())
-        .map_err(|e| failed(e.to_string()))?;
-    let mut best_line = None;
-    let result = engine
-        .search_blocking(limits, &mut |info| {
-            if info.multipv == 1 {
-                best_line = Some(info);
-            }
-        })
-        .map_err(|e| failed(format!("the search could not start: {e:?}")))?;
-    let score = match result.score.mate_moves() {
+/// An analysis as the API gives it.
+fn analysis_json(found: &Analysis) -> Value {
+    let score = match found.score.mate_moves() {
         Some(m) => json!({ "mate": m }),
-        None => json!({ "cp": result.score.0 }),
+        None => json!({ "cp": found.score.0 }),
     };
-    let pv: Vec<String> = best_line
-        .filter(|l| l.pv.first() == result.best.as_ref())
-        .map_or_else(
-            || result.best.iter().map(|m| m.to_string()).collect(),
-            |l| l.pv.iter().map(|m| m.to_string()).collect(),
-        );
-    let best = result.best.map(|m| m.to_string());
+    let pv: Vec<String> = found.pv.iter().map(|m| m.to_string()).collect();
+    let best = found.best.map(|m| m.to_string());
     // For the page, which shows only words the server rendered.
     let summary = render::analysis(
         best.as_deref(),
-        result.score.mate_moves(),
-        result.score.0,
-        result.depth,
+        found.score.mate_moves(),
+        found.score.0,
+        found.depth,
         &pv,
         Lang::En,
     );
-    Ok(json!({
+    json!({
         "bestmove": best,
         "score": score,
         "pv": pv,
-        "depth": result.depth,
-        "nodes": result.nodes,
+        "depth": found.depth,
+        "nodes": found.nodes,
         "summary": summary,
-    }))
+    })
 }
 
 /// `GET /chessdb.php?action=rulecheck&board=FEN&movelist=m1|m2|...`: chessdb.cn's rule check,
@@ -470,7 +446,10 @@ fn search(line: Game, limits: Limits, skill: Option<u64>) -> Result<Value, Refus
 /// must change moves, 3 the side that just moved has lost by rule. The moves are read as
 /// `xq referee --repetitions 2` reads a record (the first recurrence counts, as the WXF case
 /// suite does), repetition rules only.
-pub async fn chessdb(Query(query): Query<HashMap<String, String>>) -> Response {
+pub async fn chessdb(
+    State(shared): State<Shared>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
     let text = |status: StatusCode, body: String| {
         (
             status,
@@ -491,28 +470,22 @@ pub async fn chessdb(Query(query): Query<HashMap<String, String>>) -> Response {
             );
         }
     }
-    let Some(board) = query.get("board") else {
-        return text(StatusCode::BAD_REQUEST, "board: missing".into());
+    let work = move |_: &Cancel| {
+        let board = query.get("board").ok_or("board: missing".to_string())?;
+        let start = start_position(board).map_err(|e| format!("board: {e}"))?;
+        let list = query.get("movelist").map_or("", String::as_str);
+        let texts: Vec<&str> = list.split('|').filter(|t| !t.is_empty()).collect();
+        if texts.len() > MAX_MOVES {
+            return Err(format!("movelist: more than {MAX_MOVES} moves"));
+        }
+        let line = play(start, &texts).map_err(|e| format!("movelist: {e}"))?;
+        Ok(rule_check(line))
     };
-    let start = match start_position(board) {
-        Ok(pos) => pos,
-        Err(e) => return text(StatusCode::BAD_REQUEST, format!("board: {e}")),
-    };
-    let list = query.get("movelist").map_or("", String::as_str);
-    let texts: Vec<&str> = list.split('|').filter(|t| !t.is_empty()).collect();
-    if texts.len() > MAX_MOVES {
-        return text(
-            StatusCode::BAD_REQUEST,
-            format!("movelist: more than {MAX_MOVES} moves"),
-        );
-    }
-    let line = match play(start, &texts) {
-        Ok(line) => line,
-        Err(message) => return text(StatusCode::BAD_REQUEST, format!("movelist: {message}")),
-    };
-    match blocking(LEGAL_TIME, move || rule_check(line)).await {
-        Ok(digit) => text(StatusCode::OK, digit.to_string()),
-        Err(answer) => answer.into_response(),
+    let deadline = Instant::now() + LEGAL_TIME;
+    match shared.quick.run(deadline, ANSWER_GRACE, work).await {
+        Ok(Ok(digit)) => text(StatusCode::OK, digit.to_string()),
+        Ok(Err(words)) => text(StatusCode::BAD_REQUEST, words),
+        Err(Refusal(status, words)) => text(status, words),
     }
 }
 
