@@ -1,7 +1,8 @@
 //! `xq serve` over real HTTP on loopback: each endpoint's answers (the WXF cases through
 //! `/api/referee` and chessdb's `rulecheck` give the book's results), bad and oversized requests
-//! refused with 4xx while the server keeps serving, a busy engine pool answering 503, and a
-//! graceful stop on SIGTERM.
+//! refused with 4xx while the server keeps serving, hosts, origins and header sizes checked, a
+//! busy engine pool answering 503 and an engine freed when its client leaves, and a graceful stop
+//! on SIGTERM within seconds, stalled connections or not.
 #![cfg(feature = "serve")]
 
 use serde_json::Value;
@@ -80,6 +81,18 @@ fn request(address: &str, method: &str, path: &str, body: &[u8]) -> (u16, Vec<u8
     stream.write_all(head.as_bytes()).unwrap();
     // A server may answer (413) before it has read the whole body; that is fine.
     let _ = stream.write_all(body);
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    parse_answer(&answer)
+}
+
+/// One request written as given (head and body) on its own connection: the status and the body.
+fn raw(address: &str, request: &[u8]) -> (u16, Vec<u8>) {
+    let mut stream = TcpStream::connect(address).expect("connects");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    stream.write_all(request).unwrap();
     let mut answer = Vec::new();
     let _ = stream.read_to_end(&mut answer);
     parse_answer(&answer)
@@ -342,6 +355,182 @@ fn bad_and_oversized_requests_are_refused_and_the_server_goes_on() {
     );
     let (status, health) = server.json("GET", "/api/health", "");
     assert_eq!((status, health["ok"].as_bool()), (200, Some(true)));
+}
+
+#[test]
+fn hosts_origins_and_headers_are_checked_before_any_work() {
+    let server = Server::start();
+    let address = server.address.as_str();
+    let port = address.rsplit(':').next().unwrap();
+    let legal = |headers: &str| {
+        let body = r#"{"moves":["h2e2"]}"#;
+        let head = format!(
+            "POST /api/legal HTTP/1.1\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        let (status, answer) = raw(address, head.as_bytes());
+        let answer: Value = serde_json::from_slice(&answer).unwrap_or_else(|e| {
+            panic!(
+                "{headers}: not JSON ({e}): {}",
+                String::from_utf8_lossy(&answer)
+            )
+        });
+        (status, answer)
+    };
+    // Served: an address, localhost, the page's own origin.
+    for headers in [
+        format!("Host: {address}\r\n"),
+        format!("Host: localhost:{port}\r\n"),
+        format!("Host: localhost:{port}\r\nOrigin: http://localhost:{port}\r\n"),
+    ] {
+        let (status, answer) = legal(&headers);
+        assert_eq!(status, 200, "{headers}: {answer}");
+    }
+    // Refused with the flag that would allow it named: a host name not given (DNS rebinding), a
+    // page on another site (a form's text/plain post included), headers too large.
+    let cookie = "a".repeat(40 << 10);
+    for (headers, status, words) in [
+        ("Host: evil.example\r\n".to_string(), 403, "--allowed-host"),
+        (
+            format!(
+                "Host: {address}\r\nOrigin: http://evil.example\r\nContent-Type: text/plain\r\n"
+            ),
+            403,
+            "--cors",
+        ),
+        (
+            format!("Host: {address}\r\nOrigin: null\r\n"),
+            403,
+            "--cors",
+        ),
+        (
+            format!("Host: {address}\r\nCookie: {cookie}\r\n"),
+            431,
+            "headers",
+        ),
+    ] {
+        let (got, answer) = legal(&headers);
+        assert_eq!(got, status, "{answer}");
+        let error = answer["error"].as_str().unwrap_or("");
+        assert!(error.contains(words), "{error}");
+    }
+}
+
+#[test]
+fn a_server_started_with_allowed_hosts_and_origins_serves_them() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xq"))
+        .args(["serve", "--port", "0", "--allowed-host", "XQ.example"])
+        .args(["--cors", "https://site.example"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("xq serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let address = line.trim()["xq serve: listening on http://".len()..]
+        .trim_end_matches('/')
+        .to_string();
+    let (status, _) = raw(
+        &address,
+        b"GET /api/health HTTP/1.1\r\nHost: xq.example\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(status, 200);
+    // The preflight of an allowed origin, and the answer it may read.
+    let mut stream = TcpStream::connect(&address).unwrap();
+    stream
+        .write_all(b"OPTIONS /api/legal HTTP/1.1\r\nHost: xq.example\r\nOrigin: https://site.example\r\nAccess-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    let answer = answer.to_ascii_lowercase();
+    assert!(answer.starts_with("http/1.1 200"), "{answer}");
+    assert!(
+        answer.contains("access-control-allow-origin: https://site.example"),
+        "{answer}"
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+#[test]
+fn an_analysis_whose_client_left_frees_its_engine() {
+    let server = Server::start();
+    let slots = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // Every engine on a ten-second analysis, each client gone after a moment.
+    let left: Vec<TcpStream> = (0..slots)
+        .map(|_| {
+            let mut stream = TcpStream::connect(&server.address).unwrap();
+            let body = r#"{"movetime_ms": 10000}"#;
+            let head = format!(
+                "POST /api/analyse HTTP/1.1\r\nHost: {}\r\nContent-Length: {}\r\n\r\n{body}",
+                server.address,
+                body.len()
+            );
+            stream.write_all(head.as_bytes()).unwrap();
+            stream
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    drop(left);
+    // The searches stop at once: an analysis is taken well before the ten seconds are up (a
+    // bound with room for a loaded machine).
+    let start = Instant::now();
+    loop {
+        let (status, answer) = server.json("POST", "/api/analyse", r#"{"depth": 2}"#);
+        if status == 200 {
+            break;
+        }
+        assert_eq!(status, 503, "{answer}");
+        assert!(
+            start.elapsed() < Duration::from_secs(6),
+            "the engines are still busy {:?} after their clients left",
+            start.elapsed()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn sigterm_stops_the_server_with_stalled_connections_open() {
+    let mut server = Server::start();
+    // Connections that sent part of a request and nothing more, and a body that stops short.
+    let mut stalled: Vec<TcpStream> = (0..20)
+        .map(|_| {
+            let mut stream = TcpStream::connect(&server.address).unwrap();
+            stream.write_all(b"GET / HTTP/1.1\r\n").unwrap();
+            stream
+        })
+        .collect();
+    let mut body = TcpStream::connect(&server.address).unwrap();
+    let head = format!(
+        "POST /api/referee HTTP/1.1\r\nHost: {}\r\nContent-Length: 100000\r\n\r\n[Event",
+        server.address
+    );
+    body.write_all(head.as_bytes()).unwrap();
+    stalled.push(body);
+    std::thread::sleep(Duration::from_millis(200));
+    let pid = server.child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let start = Instant::now();
+    loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            assert!(status.success(), "exit status {status}");
+            break;
+        }
+        // The server's own limit is 3 s; the bound leaves room for a loaded machine.
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "still running 10 s after SIGTERM with stalled connections"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 #[test]
