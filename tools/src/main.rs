@@ -4,6 +4,7 @@ mod data;
 mod datagen;
 mod flags;
 mod net_golden;
+mod serve_attack;
 mod serve_load;
 mod train;
 mod wxf_cases;
@@ -18,7 +19,8 @@ tools:
   fit-scale [ARGS]  fit the score-to-result SCALE on record files (fit-scale --help)
   tune-hce [ARGS]   tune the handcrafted evaluation's weights (tune-hce --help)
   net-golden [ARGS] golden evaluations of a net file for the tests (net-golden --help)
-  serve-load [ARGS] a bounded load test of `xq serve` on loopback (serve-load --help)";
+  serve-load [ARGS] a bounded load test of `xq serve` on loopback (serve-load --help)
+  serve-attack [ARGS] a bounded attack on `xq serve` on loopback, with its bar (serve-attack --help)";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -32,6 +34,7 @@ fn main() {
         Some("tune-hce") => train::tune_hce_main(&args[1..]),
         Some("net-golden") => net_golden::main(&args[1..]),
         Some("serve-load") => serve_load::main(&args[1..]),
+        Some("serve-attack") => serve_attack::main(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())
