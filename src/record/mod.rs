@@ -332,11 +332,17 @@ const ENCODING_TRIAL_GAMES: usize = 3;
 /// Detects the format and encoding of a file's bytes and splits it into games. `name` is used in
 /// errors.
 pub fn read_file(name: &str, bytes: &[u8]) -> Result<FileGames, RecordError> {
-    read_at(name, bytes, stream::Place::default())
+    read_at(name, bytes, stream::Place::default(), usize::MAX)
 }
 
-/// Reads the bytes of a piece of a stream standing at `place` as [`read_file`] reads a file's.
-fn read_at(name: &str, bytes: &[u8], place: stream::Place) -> Result<FileGames, RecordError> {
+/// Reads the bytes of a piece of a stream standing at `place` as [`read_file`] reads a file's;
+/// once more than `most` games are found, the rest is not split.
+fn read_at(
+    name: &str,
+    bytes: &[u8],
+    place: stream::Place,
+    most: usize,
+) -> Result<FileGames, RecordError> {
     let error = |kind| RecordError {
         file: name.to_string(),
         line: None,
@@ -355,7 +361,7 @@ fn read_at(name: &str, bytes: &[u8], place: stream::Place) -> Result<FileGames, 
     let mut best: Option<(usize, FileGames)> = None;
     let several = decodings.len() > 1;
     for decoded in decodings {
-        let games = pgn::split_at(&decoded.text, place);
+        let games = pgn::split_at(&decoded.text, place, most);
         // Score a decoding by the plies its first games replay.
         let score = if several {
             games

@@ -69,13 +69,14 @@ const BLOCK_CLOSE: &str = "[/dhtmlxq]";
 /// its own wherever it stands, except inside a game's comment, variation or tag. Lines may end in
 /// LF, CR LF or CR alone.
 pub fn split(text: &str) -> Vec<RawGame> {
-    split_at(text, Place::default())
+    split_at(text, Place::default(), usize::MAX)
 }
 
 /// Splits `text`, a piece of a stream standing at `place`, as [`split`] would read it in the whole
 /// stream: its lines are counted after the lines before it, and a comment or variation left open
-/// at its end is open up to the game start the stream was cut at.
-pub(crate) fn split_at(text: &str, place: Place) -> Vec<RawGame> {
+/// at its end is open up to the game start the stream was cut at. Splitting stops once more than
+/// `most` games are found (a reader that takes no more needs no more to refuse the text).
+pub(crate) fn split_at(text: &str, place: Place, most: usize) -> Vec<RawGame> {
     let mut s = Scanner {
         games: Vec::new(),
         current: None,
@@ -88,7 +89,7 @@ pub(crate) fn split_at(text: &str, place: Place) -> Vec<RawGame> {
     let mut number = place.lines_before;
     // Whether the piece at `offset` continues a line already counted (after a block's end).
     let mut continued = false;
-    while offset < text.len() {
+    while offset < text.len() && s.games.len() <= most {
         let rest = &text[offset..];
         let (len, eol) = match rest.find(['\n', '\r']) {
             Some(i) if rest[i..].starts_with("\r\n") => (i, 2),

@@ -34,8 +34,9 @@ pub struct Piece {
 impl Piece {
     /// The piece's games as [`super::read_file`] reads a file's (format and encoding detected on
     /// the piece), their lines counted through the stream; numbered from 1 within the piece.
-    pub fn read(&self, name: &str) -> Result<FileGames, RecordError> {
-        super::read_at(name, &self.bytes, self.place)
+    /// Past `most` games the piece is not split further.
+    pub fn read(&self, name: &str, most: usize) -> Result<FileGames, RecordError> {
+        super::read_at(name, &self.bytes, self.place, most)
     }
 }
 

@@ -86,6 +86,8 @@ pub struct Judging {
     pending: VecDeque<GameReport>,
     /// The most games to judge, and how many have been.
     game_limit: Option<usize>,
+    /// The most plies of a game to judge.
+    ply_limit: Option<usize>,
     games: usize,
     halt: Option<Halt>,
     finished: bool,
@@ -102,6 +104,7 @@ impl Judging {
             streams: Vec::new(),
             pending: VecDeque::new(),
             game_limit: None,
+            ply_limit: None,
             games: 0,
             halt: None,
             finished: false,
@@ -127,6 +130,13 @@ impl Judging {
         self
     }
 
+    /// Judges at most `plies` plies of a game: a longer game is judged up to there, its report
+    /// saying where its judging stopped and why.
+    pub fn ply_limit(mut self, plies: usize) -> Judging {
+        self.ply_limit = Some(plies);
+        self
+    }
+
     /// Why judging ended before every game was judged, if it did.
     pub fn halt(&self) -> Option<Halt> {
         self.halt
@@ -145,9 +155,12 @@ impl Judging {
             self.finished = true;
             return self.streams_without_games();
         }
-        let room = self
-            .game_limit
-            .map(|limit| limit.saturating_sub(self.games));
+        let bounds = Bounds {
+            games: self
+                .game_limit
+                .map(|limit| limit.saturating_sub(self.games)),
+            plies: self.ply_limit,
+        };
         match judge_inputs(
             &inputs,
             self.rules,
@@ -155,7 +168,7 @@ impl Judging {
             progress,
             &mut self.streams,
             &self.stop,
-            room,
+            bounds,
         ) {
             Ok(batch) => {
                 self.games += batch.games;
@@ -316,7 +329,7 @@ impl Inputs {
             &progress,
             &mut streams,
             &Stop::default(),
-            None,
+            Bounds::default(),
         )
         .map_or_else(|_| Vec::new(), |batch| batch.reports)
     }
@@ -325,7 +338,7 @@ impl Inputs {
 /// Splits and judges every input of a batch (each with the stream it is a piece of, if any);
 /// reports in input order and game order, and the found files that held no game. The games of a
 /// stream's pieces are numbered through the stream on `streams`. A batch of more games than
-/// `room` is not judged.
+/// its bounds allow is not judged.
 fn judge_inputs(
     inputs: &[(Input, Option<usize>)],
     rules: Rules,
@@ -333,13 +346,16 @@ fn judge_inputs(
     progress: &Progress,
     streams: &mut [StreamState],
     stop: &Stop,
-    room: Option<usize>,
+    bounds: Bounds,
 ) -> Result<Batch, Halt> {
+    let room = bounds.games;
     let none = AtomicUsize::new(0);
     let mut reads = parallel(inputs.len(), threads, &none, stop, |i| {
         let (input, _) = &inputs[i];
         Some(match &input.content {
-            Content::Bytes(Ok(piece)) => Read::Games(piece.read(&input.name)),
+            Content::Bytes(Ok(piece)) => {
+                Read::Games(piece.read(&input.name, room.unwrap_or(usize::MAX)))
+            }
             Content::Bytes(Err(e)) => Read::Games(Err(read_error(&input.name, e.clone()))),
             Content::Game(game) => Read::Game(game),
         })
@@ -389,9 +405,10 @@ fn judge_inputs(
         &progress.games,
         stop,
         |i| match tasks[i].1 {
-            Task::Split(name, games, g) => judge_raw(name, games, g, rules, stop),
+            Task::Split(name, games, g) => judge_raw(name, games, g, rules, stop, bounds.plies),
             Task::Given(name, game) => {
-                GameReport::judge_until(name, &GameRecord::of_game(game), rules, stop)
+                let record = within(name, GameRecord::of_game(game), bounds.plies);
+                GameReport::judge_until(name, &record, rules, stop)
             }
         },
     );
@@ -410,17 +427,47 @@ fn judge_inputs(
     Ok(batch)
 }
 
-/// Resolves and judges the `g`-th game as split from a file; `None` if `stop` came first.
+/// The bounds of one batch's work: the games it may hold, the plies of a game judged.
+#[derive(Clone, Copy, Debug, Default)]
+struct Bounds {
+    games: Option<usize>,
+    plies: Option<usize>,
+}
+
+/// A record cut to its first `plies` plies, if it has more: its replay stops there, the stop
+/// saying why.
+fn within(name: &str, mut record: GameRecord, plies: Option<usize>) -> GameRecord {
+    let Some(plies) = plies.filter(|&p| record.moves.len() > p) else {
+        return record;
+    };
+    let line = record.tokens.get(plies).map(|t| t.line);
+    let moves = record.moves.len();
+    record.moves.truncate(plies);
+    record.stop = Some(RecordError {
+        file: name.to_string(),
+        line,
+        game: Some(record.index),
+        ply: Some(plies + 1),
+        kind: ErrorKind::Format(format!(
+            "the game has {moves} plies; the first {plies} are judged here"
+        )),
+    });
+    record
+}
+
+/// Resolves and judges the `g`-th game as split from a file, up to `plies` plies; `None` if
+/// `stop` came first.
 fn judge_raw(
     name: &str,
     games: &FileGames,
     g: usize,
     rules: Rules,
     stop: &Stop,
+    plies: Option<usize>,
 ) -> Option<GameReport> {
     let raw = &games.games[g];
     match crate::record::resolve(name, games.encoding, raw) {
-        Ok(record) => GameReport::judge_until(name, &record, rules, stop),
+        Ok(record) => GameReport::judge_until(name, &within(name, record, plies), rules, stop),
         Err(e) => Some(GameReport::unreadable(name, raw.index, raw.line, e)),
     }
 }
@@ -516,6 +563,48 @@ mod tests {
         let mut judging = Judging::new(vec![source()], Rules::DEFAULT).game_limit(2);
         assert_eq!(judging.by_ref().count(), 2);
         assert_eq!(judging.halt(), None);
+    }
+
+    #[test]
+    fn a_game_past_the_ply_limit_is_judged_up_to_it_and_says_so() {
+        let text = format!(
+            "[Event \"x\"]\n{}*\n",
+            "1. h0g2 h9g7 2. g2h0 g7h9 ".repeat(10)
+        );
+        let source = || Source::Bytes {
+            name: "long.pgn".into(),
+            bytes: text.clone().into_bytes(),
+        };
+        let whole: Vec<GameReport> = Judging::new(vec![source()], Rules::DEFAULT).collect();
+        assert_eq!(whole[0].moves().len(), 40);
+        assert!(whole[0].error().is_none());
+        let cut: Vec<GameReport> = Judging::new(vec![source()], Rules::DEFAULT)
+            .ply_limit(6)
+            .collect();
+        assert_eq!(cut[0].moves().len(), 6);
+        let error = cut[0].error().expect("where the judging stopped");
+        assert_eq!(error.ply, Some(7));
+        assert!(error.to_string().contains("40 plies"), "{error}");
+    }
+
+    #[test]
+    fn reading_stops_past_the_game_limit() {
+        let text = "[Event \"x\"]\n1. h2e2 *\n".repeat(50);
+        let piece = crate::record::read_file("many.pgn", text.as_bytes()).expect("games");
+        assert_eq!(piece.games.len(), 50);
+        let cut = crate::record::pgn::split_at(&text, Default::default(), 3);
+        // The games past the limit, and the one under way where splitting stopped.
+        assert_eq!(cut.len(), 5, "split no further than just past the limit");
+        let mut judging = Judging::new(
+            vec![Source::Bytes {
+                name: "many.pgn".into(),
+                bytes: text.into_bytes(),
+            }],
+            Rules::DEFAULT,
+        )
+        .game_limit(3);
+        assert!(judging.next().is_none());
+        assert_eq!(judging.halt(), Some(Halt::TooManyGames));
     }
 
     #[test]

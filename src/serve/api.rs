@@ -4,7 +4,7 @@
 
 use super::admission::{Cancel, out_of_time, panic_words};
 use super::engines::Analysis;
-use super::{MAX_BODY_BYTES, MAX_GAMES, MAX_MOVES, MAX_SMALL_BODY_BYTES, Shared};
+use super::{MAX_BODY_BYTES, MAX_GAME_PLIES, MAX_GAMES, MAX_MOVES, MAX_SMALL_BODY_BYTES, Shared};
 use crate::engine::{Limits, MAX_SKILL_LEVEL};
 use crate::fen;
 use crate::game::Game;
@@ -201,7 +201,8 @@ pub async fn referee(
         };
         let mut judging = Judging::new(vec![source], config)
             .stop(Stop::at(cancel.deadline()).or_on(cancel.flag()))
-            .game_limit(MAX_GAMES);
+            .game_limit(MAX_GAMES)
+            .ply_limit(MAX_GAME_PLIES);
         // The answer written as the reports come, each report's tree dropped once written.
         let mut answer = b"[".to_vec();
         for (i, report) in judging.by_ref().enumerate() {

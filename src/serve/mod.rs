@@ -35,6 +35,10 @@ pub const MAX_SMALL_BODY_BYTES: usize = 64 << 10;
 /// of JSON a game); more get 413.
 pub const MAX_GAMES: usize = 5_000;
 
+/// The most plies of one game `/api/referee` judges (a game's judging holds about a kilobyte a
+/// ply); a longer game is judged up to there, its report saying so.
+pub const MAX_GAME_PLIES: usize = 10_000;
+
 /// The most moves one request may carry (`/api/legal`, `/api/analyse`, `rulecheck`).
 pub const MAX_MOVES: usize = 2_000;
 
@@ -158,7 +162,7 @@ pub fn run(
         .map_err(ServeError::Threads)?;
     let cap = connection_cap();
     let served = runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind((host, port))
+        let listener = listen(host, port)
             .await
             .map_err(|error| ServeError::Listen {
                 address: format!("{host}:{port}"),
@@ -173,6 +177,27 @@ pub fn run(
     // Work still running past the shutdown's time limit (a search, a judging) is not waited for.
     runtime.shutdown_timeout(Duration::from_millis(500));
     served
+}
+
+/// Connections the kernel may hold for the server before it takes them (the kernel may cap it).
+const BACKLOG: u32 = 4_096;
+
+/// Listens on the first address `host:port` names, with room for a burst of connections.
+async fn listen(host: &str, port: u16) -> std::io::Result<tokio::net::TcpListener> {
+    let mut last = std::io::Error::new(std::io::ErrorKind::NotFound, "no address");
+    for address in tokio::net::lookup_host((host, port)).await? {
+        let socket = if address.is_ipv4() {
+            tokio::net::TcpSocket::new_v4()?
+        } else {
+            tokio::net::TcpSocket::new_v6()?
+        };
+        socket.set_reuseaddr(true)?;
+        match socket.bind(address).and_then(|()| socket.listen(BACKLOG)) {
+            Ok(listener) => return Ok(listener),
+            Err(e) => last = e,
+        }
+    }
+    Err(last)
 }
 
 /// The connection cap: [`MAX_CONNECTIONS`], or fewer where the process may not open so many
