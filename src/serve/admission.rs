@@ -1,12 +1,12 @@
 //! Admission and work for `xq serve`: each kind of request has its own budget (requests admitted,
-//! of them running at once), a request over its budget is refused at once with 503 before its body
+//! of them running at once, and the bytes of the bodies admitted), a request over its budget is refused at once with 503 before its body
 //! is read, and the admitted work runs on the bounded blocking pool with a deadline and a cancel
 //! flag the work itself checks, so work past its time or left by its client stops within a
 //! fraction of a second. A panic in the work is contained: logged, answered 500, the server goes on.
 
 use super::api::{Refusal, error};
 use axum::extract::{Request, State};
-use axum::http::StatusCode;
+use axum::http::{StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
@@ -23,6 +23,9 @@ pub struct Budget {
     admitted: Arc<Semaphore>,
     /// Requests whose work runs at once.
     running: Arc<Semaphore>,
+    /// The bodies admitted, in KiB, and the most one may claim (its Content-Length, or this
+    /// when it gives none); `None` where bodies are small.
+    body_kib: Option<(Arc<Semaphore>, u32)>,
 }
 
 impl Budget {
@@ -33,7 +36,19 @@ impl Budget {
             what,
             admitted: Arc::new(Semaphore::new(running + waiting)),
             running: Arc::new(Semaphore::new(running)),
+            body_kib: None,
         }
+    }
+
+    /// Admits bodies of at most `total` bytes at once, a body of unstated length counted as
+    /// `largest` (the route's body limit).
+    pub fn with_bodies(mut self, total: usize, largest: usize) -> Budget {
+        let kib = |bytes: usize| u32::try_from(bytes.div_ceil(1024)).unwrap_or(u32::MAX);
+        self.body_kib = Some((
+            Arc::new(Semaphore::new(kib(total) as usize)),
+            kib(largest),
+        ));
+        self
     }
 
     /// Runs `work` on the blocking pool once a place to run is free, by `deadline`. The work gets
@@ -137,15 +152,35 @@ pub fn out_of_time(limit: Duration) -> Refusal {
 /// Admits a request within its budget before anything of it is read, or refuses it at once with
 /// 503 when the budget is full (its place is held until the answer is made).
 pub async fn admit(State(budget): State<Budget>, request: Request, next: Next) -> Response {
-    let Ok(_admitted) = budget.admitted.clone().try_acquire_owned() else {
-        return error(
+    let busy = || {
+        error(
             StatusCode::SERVICE_UNAVAILABLE,
             format!(
                 "busy: the server is working on as many {} as it takes at once; try again shortly",
                 budget.what
             ),
         )
-        .into_response();
+        .into_response()
+    };
+    let Ok(_admitted) = budget.admitted.clone().try_acquire_owned() else {
+        return busy();
+    };
+    let _body = match &budget.body_kib {
+        None => None,
+        Some((room, largest)) => {
+            let stated = request
+                .headers()
+                .get(header::CONTENT_LENGTH)
+                .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+            // A body over the limit is refused by the limit itself (413); it claims no more.
+            let kib = stated.map_or(*largest, |bytes| {
+                u32::try_from(bytes.div_ceil(1024)).map_or(*largest, |k| k.min(*largest))
+            });
+            match room.clone().try_acquire_many_owned(kib) {
+                Ok(claim) => Some(claim),
+                Err(_) => return busy(),
+            }
+        }
     };
     next.run(request).await
 }

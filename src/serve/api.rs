@@ -197,7 +197,7 @@ pub async fn referee(
     let work = move |cancel: &Cancel| {
         let source = Source::Bytes {
             name: "request".to_string(),
-            bytes: body.to_vec(),
+            bytes: Vec::from(body),
         };
         let mut judging = Judging::new(vec![source], config)
             .stop(Stop::at(cancel.deadline()).or_on(cancel.flag()))

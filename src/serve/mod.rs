@@ -28,6 +28,10 @@ use tower_http::timeout::{RequestBodyDeadlineLayer, TimeoutLayer};
 /// The largest game record `/api/referee` takes: larger ones get 413.
 pub const MAX_BODY_BYTES: usize = 2 << 20;
 
+/// The bytes of the referee requests' bodies admitted at once (small records admitted by the
+/// dozen, records near the limit a few at a time).
+pub const REFEREE_BODIES_BYTES: usize = 12 << 20;
+
 /// The largest body of the other requests (a FEN and moves as JSON).
 pub const MAX_SMALL_BODY_BYTES: usize = 64 << 10;
 
@@ -68,7 +72,8 @@ struct Shared {
 fn router(cores: usize, policy: Policy) -> Router {
     let shared = Shared {
         quick: Budget::new("requests for legal moves and rule checks", cores, 64),
-        referee: Budget::new("referee requests", cores, cores + 2),
+        referee: Budget::new("referee requests", cores, 64)
+            .with_bodies(REFEREE_BODIES_BYTES, MAX_BODY_BYTES),
         analyse: Budget::new("analyses", cores, 0),
         engines: Arc::new(engines::Engines::new(cores)),
     };
