@@ -44,10 +44,7 @@ impl Budget {
     /// `largest` (the route's body limit).
     pub fn with_bodies(mut self, total: usize, largest: usize) -> Budget {
         let kib = |bytes: usize| u32::try_from(bytes.div_ceil(1024)).unwrap_or(u32::MAX);
-        self.body_kib = Some((
-            Arc::new(Semaphore::new(kib(total) as usize)),
-            kib(largest),
-        ));
+        self.body_kib = Some((Arc::new(Semaphore::new(kib(total) as usize)), kib(largest)));
         self
     }
 
@@ -62,9 +59,14 @@ impl Budget {
         work: impl FnOnce(&Cancel) -> T + Send + 'static,
     ) -> Result<T, Refusal> {
         let limit = deadline.saturating_duration_since(Instant::now());
-        let place = tokio::time::timeout(limit, self.running.clone().acquire_owned()).await;
-        let Ok(Ok(place)) = place else {
-            return Err(out_of_time(limit));
+        // A free place is taken at once; otherwise the request waits for one until its deadline.
+        let place = match self.running.clone().try_acquire_owned() {
+            Ok(place) => place,
+            Err(_) => match tokio::time::timeout(limit, self.running.clone().acquire_owned()).await
+            {
+                Ok(Ok(place)) => place,
+                _ => return Err(out_of_time(limit)),
+            },
         };
         let cancel = Cancel {
             deadline,

@@ -24,7 +24,7 @@ use axum::response::{Html, IntoResponse, Response};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
 /// Time limits of the requests that are not searches.
@@ -162,7 +162,7 @@ fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
 /// `POST /api/referee`: the body is a game record file; the answer is what `xq referee --json`
 /// writes, one object per game, as a JSON array.
 pub async fn referee(
-    State(shared): State<Shared>,
+    State(shared): State<Arc<Shared>>,
     Query(query): Query<HashMap<String, String>>,
     body: Bytes,
 ) -> Response {
@@ -335,7 +335,7 @@ fn read_json(body: &Bytes) -> Result<Value, Refusal> {
 }
 
 /// `POST /api/legal`: the legal moves after a line, with check, mate and stalemate.
-pub async fn legal(State(shared): State<Shared>, body: Bytes) -> Response {
+pub async fn legal(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
     let work = move |_: &Cancel| {
         let request = read_json(&body)?;
         let line = read_line(&request)?;
@@ -396,7 +396,7 @@ fn analysis_settings(request: &Value) -> Result<(Limits, Option<u64>), Refusal> 
 
 /// `POST /api/analyse`: the engine's best move, score and line after a line of moves, on an
 /// engine kept warm (its budget admits one analysis per core and none waiting).
-pub async fn analyse(State(shared): State<Shared>, body: Bytes) -> Response {
+pub async fn analyse(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
     let engines = shared.engines.clone();
     let work = move |cancel: &Cancel| {
         let request = read_json(&body)?;
@@ -448,7 +448,7 @@ fn analysis_json(found: &Analysis) -> Value {
 /// `xq referee --repetitions 2` reads a record (the first recurrence counts, as the WXF case
 /// suite does), repetition rules only.
 pub async fn chessdb(
-    State(shared): State<Shared>,
+    State(shared): State<Arc<Shared>>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
     let text = |status: StatusCode, body: String| {

@@ -56,7 +56,6 @@ pub const REQUEST_TIME: Duration = Duration::from_secs(40);
 pub const MAX_CONNECTIONS: usize = 2_048;
 
 /// What every handler shares.
-#[derive(Clone)]
 struct Shared {
     /// Requests for legal moves and `rulecheck`: quick, many at once.
     quick: Budget,
@@ -71,8 +70,8 @@ struct Shared {
 /// The service's routes, each kind of request in its own budget.
 fn router(cores: usize, policy: Policy) -> Router {
     let shared = Shared {
-        quick: Budget::new("requests for legal moves and rule checks", cores, 64),
-        referee: Budget::new("referee requests", cores, 64)
+        quick: Budget::new("requests for legal moves and rule checks", 4 * cores, 64),
+        referee: Budget::new("referee requests", 2 * cores, 64)
             .with_bodies(REFEREE_BODIES_BYTES, MAX_BODY_BYTES),
         analyse: Budget::new("analyses", cores, 0),
         engines: Arc::new(engines::Engines::new(cores)),
@@ -104,14 +103,16 @@ fn router(cores: usize, policy: Policy) -> Router {
             get(api::chessdb).layer(within(&shared.quick)),
         )
         .fallback(api::not_found)
-        .with_state(shared)
+        .with_state(Arc::new(shared))
         .layer(RequestBodyDeadlineLayer::new(BODY_TIME))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::SERVICE_UNAVAILABLE,
             REQUEST_TIME,
         ))
         .layer(CatchPanicLayer::custom(api::panicked))
-        .layer(policy::cors(&policy))
+        .layer(tower::util::option_layer(
+            (!policy.cors.is_empty()).then(|| policy::cors(&policy)),
+        ))
         .layer(middleware::from_fn_with_state(policy, policy::guard))
         .layer(middleware::from_fn(api::json_errors))
 }
