@@ -263,6 +263,8 @@ pub static EN: Words = Words {
         ply_of_move: "ply {ply} of {plies} ({move})",
         game: "game {game}",
         game_event: "game {game}: {event}",
+        refused: "the server refused the request ({status})",
+        unreadable_answer: "the server's answer could not be read",
     },
 };
 

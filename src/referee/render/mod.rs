@@ -261,6 +261,8 @@ pub fn page_words(lang: Lang) -> serde_json::Value {
         "ply_of_move": p.ply_of_move,
         "game": p.game,
         "game_event": p.game_event,
+        "refused": p.refused,
+        "unreadable_answer": p.unreadable_answer,
     })
 }
 

@@ -227,6 +227,10 @@ pub struct PageWords {
     pub game: &'static str,
     /// The same with the record's event: `{game}`, `{event}`.
     pub game_event: &'static str,
+    /// A refusal that came without the server's words: its `{status}` code and reason.
+    pub refused: &'static str,
+    /// An answer that could not be read.
+    pub unreadable_answer: &'static str,
 }
 
 /// The labels of the HTML report: its language, heading, column headers and filter.
