@@ -18,6 +18,8 @@ struct Builder {
     result: Option<String>,
     notes: Vec<String>,
     defect: Option<Defect>,
+    /// Whether moves after the result were found (and noted).
+    moves_after_result: bool,
 }
 
 impl Builder {
@@ -178,6 +180,37 @@ pub(crate) fn opens_block(line: &str) -> bool {
         .is_some_and(|w| w.eq_ignore_ascii_case(BLOCK_OPEN.as_bytes()))
 }
 
+/// A word of move text without the move number glued to its front (`1.h2e2`, `12...`).
+fn move_text(word: &str) -> &str {
+    let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return word;
+    }
+    word[digits..].trim_start_matches(['.', '…', '。', '．'])
+}
+
+/// Whether a line opens a move list at its first move: `1.` (or `1.` glued to the move), then a
+/// move.
+fn starts_move_list(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    let Some(first) = words.next() else {
+        return false;
+    };
+    let Some(rest) = first.strip_prefix('1') else {
+        return false;
+    };
+    let after = rest.trim_start_matches(['.', '…', '。', '．']);
+    if after.len() == rest.len() {
+        return false;
+    }
+    let mv = if after.is_empty() {
+        words.next().unwrap_or("")
+    } else {
+        after
+    };
+    looks_like_move(mv)
+}
+
 /// Whether `line` starts like a tag: `[`, a name, a space or tab and a quote.
 fn starts_like_tag(line: &str) -> bool {
     let Some(rest) = line.strip_prefix('[') else {
@@ -225,12 +258,18 @@ impl Scanner {
         }
         if self.ended {
             // Between games: a block counts unless a comment opened on the line holds it.
-            return match find_ignore_case(line, BLOCK_OPEN, 0) {
-                Some(at) if line[..at].matches('{').count() <= line[..at].matches('}').count() => {
-                    Scan::Block(at)
-                }
-                _ => Scan::Done,
-            };
+            if let Some(at) = find_ignore_case(line, BLOCK_OPEN, 0)
+                && line[..at].matches('{').count() <= line[..at].matches('}').count()
+            {
+                return Scan::Block(at);
+            }
+            // A move list from its first move is the next game, tags or not; other moves after
+            // the result are not read, and the game says so.
+            if !(at_start && starts_move_list(trimmed)) {
+                self.after_result(line, number);
+                return Scan::Done;
+            }
+            self.finish();
         }
         let mut token = String::new();
         for (i, c) in line.char_indices() {
@@ -280,11 +319,33 @@ impl Scanner {
                 c => token.push(c),
             }
             if self.ended {
+                self.after_result(&line[i + c.len_utf8()..], number);
                 return Scan::Done;
             }
         }
         self.token(&mut token, number);
         Scan::Done
+    }
+
+    /// Text after the current game's result (on the result's line or on a later one): if it holds
+    /// moves, the game notes once that the moves after its result, from this line, are not read.
+    /// Other text (prose, a site's advertisement) is passed over.
+    fn after_result(&mut self, text: &str, number: u32) {
+        let Some(b) = self.current.as_mut() else {
+            return;
+        };
+        if b.moves_after_result
+            || !text
+                .split_whitespace()
+                .any(|w| looks_like_move(move_text(w)))
+        {
+            return;
+        }
+        b.moves_after_result = true;
+        b.notes.push(format!(
+            "line {number}: moves after the result are not read: {}",
+            quote(text.trim())
+        ));
     }
 
     /// A tag line at `number` whose first tag is `first`: ends the game before it if that game
@@ -581,6 +642,32 @@ mod tests {
         assert_eq!(games.iter().map(|g| g.index).collect::<Vec<_>>(), [1, 2, 3]);
         assert_eq!((games[1].line, games[1].tokens[0].line), (4, 5));
         assert_eq!(games[2].line, 7);
+    }
+
+    #[test]
+    fn tagless_games_after_a_result_are_games() {
+        let games = split("1. h2e2 *\n\n1. h0g2 *\n\n1.b0c2 1-0\n");
+        let moves: Vec<&str> = games.iter().map(|g| g.tokens[0].text.as_str()).collect();
+        assert_eq!(moves, ["h2e2", "h0g2", "b0c2"]);
+        assert_eq!(games[2].result.as_deref(), Some("1-0"));
+        assert!(games.iter().all(|g| g.notes.is_empty()));
+    }
+
+    #[test]
+    fn moves_after_a_result_are_noted_not_lost_silently() {
+        let games = split("[Event \"x\"]\n1. h2e2 h9g7 1-0 2. h0g2 i9h9\n3. b0c2 *\n");
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].tokens.len(), 2);
+        assert_eq!(games[0].notes.len(), 1, "{:?}", games[0].notes);
+        assert!(
+            games[0].notes[0].starts_with("line 2: moves after the result are not read: ")
+                && games[0].notes[0].contains("h0g2"),
+            "{:?}",
+            games[0].notes
+        );
+        // Prose after a result (a site's notice) is passed over without a note.
+        let games = split("[Event \"x\"]\n1. h2e2 *\n本棋谱由某网站提供\nwww.example.com\n");
+        assert!(games[0].notes.is_empty(), "{:?}", games[0].notes);
     }
 
     #[test]
