@@ -416,7 +416,7 @@ mod tests {
     #[test]
     fn the_page_words_fill_only_the_places_the_script_fills() {
         let words = page_words(Lang::En);
-        let fills = ["ply", "plies", "move", "game", "event"];
+        let fills = ["ply", "plies", "move", "game", "event", "status"];
         for (name, text) in words.as_object().expect("an object") {
             let text = text.as_str().expect("a string");
             for place in text.split('{').skip(1) {
