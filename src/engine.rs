@@ -340,7 +340,8 @@ impl Engine {
                     score: Score(0),
                     depth: 0,
                     nodes: 0,
-                    threads: 1,
+                    // Nothing was searched.
+                    threads: 0,
                 }));
             });
             self.worker = Some(worker.map_err(|e| GoError::NoThread(e.to_string()))?);

@@ -1435,6 +1435,66 @@ fn a_stop_after_the_search_ended_adds_no_answer() {
 }
 
 #[test]
+fn an_overlong_position_line_is_refused_as_a_bad_position() {
+    let mut xq = Xq::start();
+    xq.script(
+        "
+        > uci
+        < id name xq <any>
+        < id author <any>
+        <* option name <any>
+        < uciok
+        > position startpos moves h2e2
+        ",
+    );
+    // Over the line limit: skipped, and the next search must not be of the position before it.
+    let long = format!(
+        "position startpos moves {}",
+        "h0g2 h9g7 g2h0 g7h9 ".repeat(60_000)
+    );
+    xq.send_bytes(format!("{long}\n").as_bytes());
+    xq.script(
+        "
+        <~ line longer than
+        > go depth 1
+        <~ the last position was not accepted
+        < bestmove (none)
+        > position startpos
+        > go depth 2
+        <* info depth <int> seldepth <any>
+        < bestmove <move> <ponder>
+        > quit
+        ",
+    );
+    let (status, _, _) = xq.wait(EXIT_TIMEOUT);
+    assert!(status.success(), "exit status {status}");
+}
+
+#[test]
+fn a_book_move_with_several_threads_says_nothing_of_threads() {
+    let mut xq = Xq::start();
+    // Nothing is searched for a book move, so no search thread goes unstarted.
+    xq.script(
+        "
+        > uci
+        < id name xq <any>
+        < id author <any>
+        <* option name <any>
+        < uciok
+        > setoption name Threads value 2
+        > setoption name OwnBook value true
+        > position startpos
+        > go movetime 100
+        < info string book move <move> (played in <int> master games, scoring <any>
+        < bestmove <move>
+        > quit
+        ",
+    );
+    let (status, _, _) = xq.wait(EXIT_TIMEOUT);
+    assert!(status.success(), "exit status {status}");
+}
+
+#[test]
 fn the_opening_book_answers_when_asked() {
     let mut xq = Xq::start();
     xq.script(

@@ -53,8 +53,14 @@ pub const ENGINE_OPTIONS: &[OptionSpec<Engine>] = &[
             max: 256,
             set: |engine, n| {
                 check_thread_count(n as usize)?;
-                engine.config.threads = n as usize;
-                Ok(None)
+                let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+                let used = (n as usize).min(thread_cap(cores));
+                engine.config.threads = used;
+                Ok((used < n as usize).then(|| {
+                    format!(
+                        "{used} search threads used ({THREADS_PER_CORE} per core, {cores} cores here); more would only add the time to start and stop them to every move's clock"
+                    )
+                }))
             },
         },
     },
@@ -388,6 +394,15 @@ fn thread_limit() -> Option<usize> {
     )
 }
 
+/// The most search threads used per core: past it a thread adds no search, only the time to start
+/// and stop it, which every move pays on its clock.
+const THREADS_PER_CORE: usize = 4;
+
+/// The most search threads used on `cores` cores.
+fn thread_cap(cores: usize) -> usize {
+    THREADS_PER_CORE * cores.max(1)
+}
+
 /// Refuses more search threads than the process may start (a thread that cannot get memory ends
 /// the process).
 fn check_thread_count(n: usize) -> Outcome {
@@ -401,6 +416,27 @@ fn check_thread_count(n: usize) -> Outcome {
 mod tests {
     use super::*;
     use crate::options::{OptionError, OptionValue};
+
+    #[test]
+    fn threads_past_four_per_core_are_capped_with_a_note() {
+        assert_eq!(thread_cap(2), 8);
+        assert_eq!(thread_cap(0), 4);
+        let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+        let mut engine = Engine::new();
+        let said = engine.set_option("Threads", "256").expect("accepted");
+        if thread_cap(cores) < 256 {
+            assert_eq!(engine.threads(), thread_cap(cores));
+            let note = said.expect("a note of the threads used");
+            assert!(note.text.contains("search threads used"), "{note}");
+        }
+        assert!(
+            engine
+                .set_option("Threads", "2")
+                .expect("accepted")
+                .is_none()
+        );
+        assert_eq!(engine.threads(), 2.min(thread_cap(cores)));
+    }
 
     #[test]
     fn validation() {

@@ -91,8 +91,8 @@ where
 enum Event {
     /// A line of input, without its line ending.
     Line(String),
-    /// A line longer than `MAX_LINE` was skipped.
-    TooLong,
+    /// A line longer than `MAX_LINE` was skipped; its first word.
+    TooLong(String),
     /// The input has ended.
     Eof,
     /// A report from the search with this number.
@@ -146,6 +146,12 @@ fn read_lines<R: BufRead>(mut input: R, tx: Sender<Event>, gate: &InputGate) {
                 return;
             }
             Ok(Some(false)) if buf.len() > MAX_LINE => {
+                let head = &buf[..buf.len().min(64)];
+                let first = String::from_utf8_lossy(head)
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .to_string();
                 // Skip the rest of the overlong line.
                 loop {
                     buf.clear();
@@ -154,7 +160,7 @@ fn read_lines<R: BufRead>(mut input: R, tx: Sender<Event>, gate: &InputGate) {
                         Ok(Some(false)) => {}
                     }
                 }
-                Event::TooLong
+                Event::TooLong(first)
             }
             Ok(_) => {
                 let line = String::from_utf8_lossy(&buf).into_owned();

@@ -101,7 +101,7 @@ impl<W: Write> Session<W> {
                         return Ok(());
                     }
                 }
-                Event::TooLong => self.error(&CommandError::LineTooLong)?,
+                Event::TooLong(first) => self.too_long(&first)?,
                 Event::Eof => {
                     self.eof = true;
                     if let Some(active) = &self.active {
@@ -155,6 +155,15 @@ impl<W: Write> Session<W> {
 
     fn write_lines(&mut self, lines: Vec<String>) -> io::Result<()> {
         lines.iter().try_for_each(|line| self.write_line(line))
+    }
+
+    /// A line too long to read, skipped: a position it set is refused as a position that could not
+    /// be read is, so the next `go` does not search the position before it.
+    fn too_long(&mut self, first: &str) -> io::Result<()> {
+        if matches!(first, "position" | "fen" | "startpos") && self.active.is_none() {
+            self.position_rejected = true;
+        }
+        self.error(&CommandError::LineTooLong)
     }
 
     fn error(&mut self, e: &CommandError) -> io::Result<()> {
@@ -341,7 +350,7 @@ impl<W: Write> Session<W> {
             match rx.recv_timeout(left) {
                 Ok(Event::Report(id, report)) => self.on_report(id, report)?,
                 Ok(Event::Line(line)) => self.pending.push_back(line),
-                Ok(Event::TooLong) => self.error(&CommandError::LineTooLong)?,
+                Ok(Event::TooLong(first)) => self.too_long(&first)?,
                 Ok(Event::Eof) => self.eof = true,
                 Err(_) => return Ok(()),
             }
@@ -493,7 +502,8 @@ impl<W: Write> Session<W> {
                 let lines = dialect.best_move_lines(&result, ponder, offer);
                 self.active = None;
                 let asked = self.engine.threads();
-                if result.threads < asked {
+                // A book move searched nothing: no thread was asked to start.
+                if result.threads > 0 && result.threads < asked {
                     self.note(&format!(
                         "only {} of the {asked} search threads could be started",
                         result.threads

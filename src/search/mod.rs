@@ -106,7 +106,8 @@ pub struct SearchResult {
     pub depth: u32,
     /// Nodes searched by all threads.
     pub nodes: u64,
-    /// The threads that searched: fewer than asked for when the system would not start more.
+    /// The threads that searched: fewer than asked for when the system would not start more;
+    /// none for a move from the book.
     pub threads: usize,
 }
 
