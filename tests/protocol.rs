@@ -1434,19 +1434,20 @@ fn a_stop_after_the_search_ended_adds_no_answer() {
     }
 }
 
+/// The UCI handshake, as a script.
+const UCI_HELLO: &str = "
+    > uci
+    < id name xq <any>
+    < id author <any>
+    <* option name <any>
+    < uciok
+    ";
+
 #[test]
 fn an_overlong_position_line_is_refused_as_a_bad_position() {
     let mut xq = Xq::start();
-    xq.script(
-        "
-        > uci
-        < id name xq <any>
-        < id author <any>
-        <* option name <any>
-        < uciok
-        > position startpos moves h2e2
-        ",
-    );
+    xq.script(UCI_HELLO);
+    xq.send("position startpos moves h2e2");
     // Over the line limit: skipped, and the next search must not be of the position before it.
     let long = format!(
         "position startpos moves {}",
@@ -1474,13 +1475,9 @@ fn an_overlong_position_line_is_refused_as_a_bad_position() {
 fn a_book_move_with_several_threads_says_nothing_of_threads() {
     let mut xq = Xq::start();
     // Nothing is searched for a book move, so no search thread goes unstarted.
+    xq.script(UCI_HELLO);
     xq.script(
         "
-        > uci
-        < id name xq <any>
-        < id author <any>
-        <* option name <any>
-        < uciok
         > setoption name Threads value 2
         > setoption name OwnBook value true
         > position startpos
