@@ -205,6 +205,20 @@ pub(super) fn is_best_move(line: &str) -> bool {
     )
 }
 
+/// A UCCI score: past ±9,800 a mate, in 10,000 less the score plies (the convention UCCI engines
+/// share); below it the engine's own units.
+fn ucci_score(value: i32) -> EngineScore {
+    const MATE_SCORE: i32 = 10_000;
+    const MATE_PLIES: i32 = 200;
+    let plies = MATE_SCORE - value.abs();
+    if (0..=MATE_PLIES).contains(&plies) {
+        let moves = (plies + 1) / 2;
+        EngineScore::Mate(if value > 0 { moves } else { -moves })
+    } else {
+        EngineScore::Cp(value)
+    }
+}
+
 /// Takes the score and depth from an `info` line, keeping the last ones seen.
 pub(super) fn read_info(line: &str, score: &mut Option<EngineScore>, depth: &mut Option<u32>) {
     let words: Vec<&str> = line.split_whitespace().collect();
@@ -230,7 +244,7 @@ pub(super) fn read_info(line: &str, score: &mut Option<EngineScore>, depth: &mut
                         .and_then(|w| w.parse().ok())
                         .map(EngineScore::Mate),
                     // UCCI: a bare number.
-                    Some(w) => w.parse().ok().map(EngineScore::Cp),
+                    Some(w) => w.parse().ok().map(ucci_score),
                     None => None,
                 };
                 if parsed.is_some() {
@@ -321,6 +335,20 @@ mod tests {
             &mut depth,
         );
         assert_eq!((score, depth), (Some(EngineScore::Cp(-144)), Some(7)));
+        // UCCI mates: 10,000 less the plies to mate.
+        for (line, mate) in [
+            ("info depth 9 score 9995 pv h2e2", 3),
+            ("info depth 11 score -9996 pv h2e2", -2),
+            ("info depth 3 score 9999", 1),
+        ] {
+            let (mut score, mut depth) = (None, None);
+            read_info(line, &mut score, &mut depth);
+            assert_eq!(score, Some(EngineScore::Mate(mate)), "{line}");
+        }
+        let (mut score, mut depth) = (None, None);
+        read_info("info depth 9 score 9799", &mut score, &mut depth);
+        assert_eq!(score, Some(EngineScore::Cp(9799)));
+        assert_eq!(score_with_depth(EngineScore::Mate(3), Some(9)), "+M3/9");
         read_info("info depth 8 score 35 pv h2e2", &mut score, &mut depth);
         assert_eq!(score, Some(EngineScore::Cp(35)));
         read_info("info depth 9 score mate -3 nodes 5", &mut score, &mut depth);
