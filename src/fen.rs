@@ -45,14 +45,21 @@ impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FenError::Empty => write!(f, "empty FEN"),
+            FenError::RowCount(1) => {
+                write!(
+                    f,
+                    "the board has 1 row; a FEN board has 10 separated by '/'"
+                )
+            }
             FenError::RowCount(n) => write!(
                 f,
                 "the board has {n} rows; a FEN board has 10 separated by '/'"
             ),
             FenError::RowWidth { row, width } => {
+                let points = if *width == 1 { "point" } else { "points" };
                 write!(
                     f,
-                    "row {row} (rank {}) describes {width} points instead of 9",
+                    "row {row} (rank {}) describes {width} {points} instead of 9",
                     10 - row
                 )
             }
@@ -237,6 +244,23 @@ mod tests {
         let counted = format!("{} 3 7", dashes.replace(" - - 0 1", ""));
         let pos = parse(&counted).unwrap();
         assert_eq!(format(&pos), START_FEN.replace(" 0 1", " 3 7"));
+    }
+
+    #[test]
+    fn one_row_and_one_point_are_counted_in_the_singular() {
+        assert_eq!(
+            parse("9 w").unwrap_err().to_string(),
+            "the board has 1 row; a FEN board has 10 separated by '/'"
+        );
+        assert_eq!(
+            parse("9/9/9").unwrap_err().to_string(),
+            "the board has 3 rows; a FEN board has 10 separated by '/'"
+        );
+        let one_point = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1 w";
+        assert_eq!(
+            parse(one_point).unwrap_err().to_string(),
+            "row 10 (rank 0) describes 1 point instead of 9"
+        );
     }
 
     #[test]
