@@ -263,9 +263,11 @@ impl Scanner {
             {
                 return Scan::Block(at);
             }
-            // A move list from its first move is the next game, tags or not; other moves after
-            // the result are not read, and the game says so.
-            if !(at_start && starts_move_list(trimmed)) {
+            // After a game, a move list from its first move is the next game, tags or not; other
+            // moves after the result are not read, and the game says so. After prose that held a
+            // result-like token (a `*` in a box of stars), text is passed over up to a tag.
+            let after_game = self.current.as_ref().is_some_and(Builder::is_game);
+            if !(after_game && at_start && starts_move_list(trimmed)) {
                 self.after_result(line, number);
                 return Scan::Done;
             }
