@@ -42,11 +42,11 @@ pub fn report_text_in(r: &GameReport, lang: Lang) -> String {
     let mut out = (w.game_title)(&printable(&r.file), r.game, r.line, title.as_deref());
     let mut what = Vec::new();
     if let Some(f) = facts {
-        what.push(f.format.name().to_string());
+        what.push((w.format)(f.format).to_string());
         if let Some(n) = f.notation {
-            what.push(n.name().to_string());
+            what.push((w.notation)(n).to_string());
         }
-        what.push(f.encoding.name().to_string());
+        what.push((w.encoding)(f.encoding).to_string());
     }
     what.push((w.ply_count)(r.moves().len()));
     let _ = write!(out, "\n  {}", what.join(w.list_separator));

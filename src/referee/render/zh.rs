@@ -5,8 +5,12 @@
 use super::words::{Counted, HtmlLabels, PageWords, Words};
 use crate::judge::protection::DefenderFailure;
 use crate::judge::{Verdict, Violation};
+use crate::moves::RankStyle;
 use crate::piece::{Piece, PieceKind};
 use crate::position::Outcome;
+use crate::record::Format;
+use crate::record::encoding::Encoding;
+use crate::record::notation::Notation;
 use crate::referee::citation::RuleCase;
 use crate::referee::report::Agreement;
 use crate::square::{Color, Square};
@@ -149,6 +153,15 @@ pub static ZH: Words = Words {
     },
     file_error: |file, error| format!("{file}：错误：{error}"),
     ply_count: |n| format!("{n}步"),
+    format: |f| match f {
+        Format::MoveList => "着法列表",
+        f => f.name(),
+    },
+    notation,
+    encoding: |e| match e {
+        Encoding::Binary => "二进制",
+        e => e.name(),
+    },
     record_says: |text, a, referee| match (a, text) {
         (Agreement::Agrees, Some(t)) => Some(format!("棋谱记载{t}：一致")),
         (Agreement::Disagrees, Some(t)) => Some(format!(
@@ -291,6 +304,19 @@ fn kind(kind: PieceKind) -> &'static str {
         PieceKind::Rook => "车",
         PieceKind::Cannon => "炮",
         PieceKind::Pawn => "兵",
+    }
+}
+
+/// A notation, by its own name where it has one (WXF, SAN, DhtmlXQ).
+fn notation(n: Notation) -> &'static str {
+    match n {
+        Notation::Coordinate(RankStyle::ZeroToNine) => "坐标（横线0–9）",
+        Notation::Coordinate(RankStyle::OneToTen) => "坐标（横线1–10）",
+        Notation::San(RankStyle::ZeroToNine) => "SAN（横线0–9）",
+        Notation::San(RankStyle::OneToTen) => "SAN（横线1–10）",
+        Notation::Wxf => "WXF 记法",
+        Notation::Chinese => "中文记法",
+        Notation::DhtmlXq => "DhtmlXQ 坐标",
     }
 }
 

@@ -15,7 +15,7 @@ use crate::square::{Color, Square};
 const SAME_IN_BOTH: &str = "一上下不且中之了予二仕他以件位作佳例依保值假允全共兵其再出分判到包卒及反取\
 另可吃各合含告和器回困圈在坐士子它就局己已度引得循必思或手才找把拒拿捉擎攻文新方是最有服未束析果架根格棋\
 次正此步死每比求法注流深炮然犯理用由的相示秒移第等答算置考而能自致色若行被裁要警象走起路跳身途那部都重限\
-面高黑";
+面高黑列表制";
 
 /// Every name, word and template of a table, each filled with sample data (moves and squares in
 /// ICCS, numbers, the table's own names).
@@ -213,6 +213,36 @@ fn every_template(w: &Words) -> Vec<String> {
     out
 }
 
+/// The names of a record's format, notation and encoding, which keep the names they have
+/// (`PGN`, `UTF-8`) beside the ones the table writes in Chinese.
+fn record_names(w: &Words) -> Vec<String> {
+    use crate::moves::RankStyle;
+    use crate::record::Format;
+    use crate::record::encoding::Encoding;
+    use crate::record::notation::Notation;
+    let mut out: Vec<String> = [Format::Pgn, Format::MoveList, Format::DhtmlXq, Format::Xqf]
+        .map(|f| (w.format)(f).to_string())
+        .into();
+    for style in [RankStyle::ZeroToNine, RankStyle::OneToTen] {
+        out.push((w.notation)(Notation::Coordinate(style)).into());
+        out.push((w.notation)(Notation::San(style)).into());
+    }
+    for n in [Notation::Wxf, Notation::Chinese, Notation::DhtmlXq] {
+        out.push((w.notation)(n).into());
+    }
+    for e in [
+        Encoding::Utf8,
+        Encoding::Utf16Le,
+        Encoding::Utf16Be,
+        Encoding::Gb18030,
+        Encoding::Big5,
+        Encoding::Binary,
+    ] {
+        out.push((w.encoding)(e).into());
+    }
+    out
+}
+
 fn chinese(c: char) -> bool {
     ('\u{4e00}'..='\u{9fff}').contains(&c)
 }
@@ -234,7 +264,14 @@ fn every_template_is_chinese_in_both_scripts() {
             .all(|t| t.chars().any(chinese) || t == "、" || t == "；"),
         "a template without Chinese"
     );
-    for text in &hans {
+    let names = [
+        "PGN", "DhtmlXQ", "XQF", "SAN", "UTF", "LE", "BE", "GB", "Big",
+    ];
+    for name in record_names(Lang::ZhHans.words()) {
+        let english = foreign_words(&name);
+        assert!(english.iter().all(|w| names.contains(w)), "{name}");
+    }
+    for text in hans.iter().chain(&record_names(Lang::ZhHans.words())) {
         let hant = Lang::ZhHant.finish(text.clone());
         let left: String = hant
             .chars()
