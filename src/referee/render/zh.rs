@@ -44,8 +44,8 @@ pub static ZH: Words = Words {
     },
     mated: |loser, ply, how| {
         let how = match how {
-            Outcome::Checkmate => "被将死：被将军且无合法着法",
-            Outcome::Stalemate => "被困毙：无合法着法，未被将军（象棋中判负）",
+            Outcome::Checkmate => "被将死（被将军且无合法着法）",
+            Outcome::Stalemate => "被困毙（无合法着法，未被将军；象棋中判负）",
         };
         format!("第{ply}步{}胜：{}{how}", side(loser.flip()), side(loser))
     },
