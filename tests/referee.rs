@@ -409,9 +409,8 @@ fn bad_moves_name_file_line_game_and_ply() {
     );
 }
 
-/// The 173 WXF cases as one PGN file with FEN tags, judged as `xq referee --repetitions 2` does.
-#[test]
-fn wxf_cases_through_the_referee() {
+/// The 173 WXF cases as one PGN file with FEN tags, with each case's number and result.
+fn wxf_cases_pgn() -> (String, Vec<(String, String)>) {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/wxf_cases/cases.tsv");
     let tsv = std::fs::read_to_string(path).expect("wxf_cases/cases.tsv");
     let mut pgn = String::new();
@@ -425,6 +424,13 @@ fn wxf_cases_through_the_referee() {
         ));
         expected.push((cols[0].to_string(), cols[4].to_string()));
     }
+    (pgn, expected)
+}
+
+/// The 173 WXF cases as one PGN file with FEN tags, judged as `xq referee --repetitions 2` does.
+#[test]
+fn wxf_cases_through_the_referee() {
+    let (pgn, expected) = wxf_cases_pgn();
     assert_eq!(expected.len(), 173);
     // The suite's convention: the first ruling is the result (`--first-decision`).
     let config = Rules::first_decision(2);
@@ -447,6 +453,49 @@ fn wxf_cases_through_the_referee() {
         wrong.len(),
         wrong.join("\n")
     );
+}
+
+/// Every WXF case's ruling in Chinese, in both scripts: the explanation, the headline, the notes,
+/// the repetitions on the way and the rule cited, each there and without a word of English (moves
+/// and squares in ICCS, FENs and the name WXF aside), the Traditional without a Simplified
+/// character the map converts.
+#[test]
+fn wxf_rulings_in_chinese() {
+    let (pgn, _) = wxf_cases_pgn();
+    let reports = judge_bytes("cases.pgn", pgn.as_bytes(), Rules::first_decision(2));
+    assert_eq!(reports.len(), 173);
+    let mut ruled = 0;
+    for (i, r) in reports.iter().enumerate() {
+        for lang in [Lang::ZhHans, Lang::ZhHant] {
+            let mut texts = vec![render::explanation(r, lang), render::headline(r, lang)];
+            texts.extend(render::notes(r, lang));
+            texts.extend(render::unprotected(r, lang));
+            let events = r.judged().map_or(&[][..], |g| &g.events);
+            texts.extend(
+                events
+                    .iter()
+                    .map(|e| render::event(e, r.moves(), r.move_texts(), lang)),
+            );
+            if let Some(case) = r.rule_cited() {
+                texts.push(render::rule(case, lang));
+                ruled += 1;
+            }
+            for text in texts {
+                assert!(!text.trim().is_empty(), "case {}: an empty text", i + 1);
+                let english = render::foreign_words(&text);
+                assert!(english.is_empty(), "case {}: {english:?} in {text}", i + 1);
+                assert!(text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)));
+                if lang == Lang::ZhHant {
+                    let left: String = text
+                        .chars()
+                        .filter(|&c| render::hant::is_simplified_only(c))
+                        .collect();
+                    assert!(left.is_empty(), "case {}: {left} in {text}", i + 1);
+                }
+            }
+        }
+    }
+    assert!(ruled > 300, "{ruled} rule citations");
 }
 
 #[test]
@@ -1008,4 +1057,56 @@ fn a_game_played_here_is_the_record_its_pgn_reads_as() {
             "{text}"
         );
     }
+}
+
+/// `xq referee --lang`: the WXF cases ruled in Chinese, as text and as JSON whose machine fields
+/// stay as they are; an unknown language is bad usage.
+#[test]
+fn command_line_in_chinese() {
+    use std::process::Command;
+    let xq = env!("CARGO_BIN_EXE_xq");
+    let path = std::env::temp_dir().join(format!("xq-referee-zh-{}.pgn", std::process::id()));
+    std::fs::write(&path, wxf_cases_pgn().0).expect("the cases written");
+    let referee = |more: &[&str]| {
+        Command::new(xq)
+            .args(["referee", "--repetitions", "2", "--first-decision"])
+            .args(more)
+            .arg(&path)
+            .output()
+            .expect("xq runs")
+    };
+    let out = referee(&["--lang", "zh-Hans"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for words in [
+        "长捉：红方必须变着",
+        "红方判负，黑方胜",
+        "WXF 规则第15条和第19条",
+        "总计：173局",
+    ] {
+        assert!(text.contains(words), "{words} in {text}");
+    }
+    let out = referee(&["--lang", "zh-Hant", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 173);
+    let case = &lines[29];
+    assert_eq!(case["result"], "black_wins");
+    assert_eq!(case["reason"], "perpetual chase");
+    assert_eq!(case["violator"], "red");
+    let explanation = case["explanation"].as_str().expect("an explanation");
+    assert!(explanation.contains("長捉：紅方必須變著"), "{explanation}");
+    assert!(
+        case["rule"]
+            .as_str()
+            .expect("a rule")
+            .contains("不得長捉車")
+    );
+    let out = referee(&["--lang", "fr"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("en, zh-Hans, zh-Hant"));
+    let _ = std::fs::remove_file(&path);
 }

@@ -5,9 +5,10 @@
 mod bench;
 
 use super::inputs::{collect_sources, input_at, total_bytes};
-use super::json::report_json;
+use super::json::report_json_in;
 use super::progress::Progress;
-use super::text::{Tally, report_text};
+use super::render::Lang;
+use super::text::{Tally, report_text_in};
 use super::{GameReport, Judging, Rules, html};
 use bench::bench;
 use std::io::{IsTerminal, Write};
@@ -37,6 +38,11 @@ pub struct RefereeArgs {
     /// Not applied with `--first-decision`.
     #[arg(long, value_name = "MOVES", default_value_t = super::DEFAULT_MOVE_LIMIT)]
     pub move_limit: u32,
+    /// The language of the reports' words (the text, the HTML report, and the JSON's
+    /// explanation, notes, warnings, descriptions and rule): en, zh-Hans or zh-Hant. The JSON's
+    /// other fields are the same in every language.
+    #[arg(long, value_name = "LANG", default_value_t = Lang::En)]
+    pub lang: Lang,
     /// Write one JSON object per game per line instead of text.
     #[arg(long)]
     pub json: bool,
@@ -63,6 +69,7 @@ pub struct RefereeArgs {
 struct Output<W> {
     writer: W,
     json: bool,
+    lang: Lang,
 }
 
 /// Writes reports, counts them, and keeps them when `kept` asks; false when standard output was
@@ -75,9 +82,9 @@ fn write_reports<W: Write>(
 ) -> bool {
     for r in reports {
         let text = if out.json {
-            report_json(&r).to_string()
+            report_json_in(&r, out.lang).to_string()
         } else {
-            report_text(&r)
+            report_text_in(&r, out.lang)
         };
         if writeln!(out.writer, "{text}").is_err() {
             return false;
@@ -123,6 +130,7 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
     let mut out = Output {
         writer: std::io::BufWriter::new(stdout.lock()),
         json: args.json,
+        lang: args.lang,
     };
     let mut tally = Tally::default();
     // Kept only for the HTML report, which lists every game.
@@ -153,7 +161,7 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
     if !completed {
         return ExitCode::from(1);
     }
-    let summary = tally.summary(start.elapsed());
+    let summary = tally.summary(start.elapsed(), args.lang);
     let _ = if args.json {
         writeln!(std::io::stderr(), "{summary}")
     } else {
@@ -165,7 +173,12 @@ pub fn run_cli(args: RefereeArgs) -> ExitCode {
         let title = format!("xq referee: {}", args.inputs.join(" "));
         if let Err(e) = std::fs::write(
             path,
-            html::report(&title, kept.as_deref().unwrap_or_default(), &summary),
+            html::report(
+                &title,
+                kept.as_deref().unwrap_or_default(),
+                &summary,
+                args.lang,
+            ),
         ) {
             eprintln!("xq referee: cannot write {}: {e}", path.display());
             status = 1;
@@ -204,5 +217,18 @@ mod tests {
             (Some(5.0), &["games.pgn".to_string()][..])
         );
         assert_eq!(parse(&["games.pgn"]).bench, None);
+    }
+
+    #[test]
+    fn the_language_is_named_by_its_tag() {
+        assert_eq!(parse(&["games.pgn"]).lang, Lang::En);
+        assert_eq!(parse(&["--lang", "zh-Hans", "g.pgn"]).lang, Lang::ZhHans);
+        assert_eq!(parse(&["--lang=zh-Hant", "g.pgn"]).lang, Lang::ZhHant);
+        let words = std::iter::once("referee").chain(["--lang", "fr", "g.pgn"]);
+        let error = Command::try_parse_from(words).err().expect("fr refused");
+        assert!(
+            error.to_string().contains("en, zh-Hans, zh-Hant"),
+            "{error}"
+        );
     }
 }

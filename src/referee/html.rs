@@ -59,7 +59,7 @@ fn glyph(piece: Piece) -> char {
 }
 
 /// An SVG drawing of `pos` with `last` marked and `marked` squares ringed.
-pub fn board_svg(pos: &Position, last: Option<Move>, marked: &[Square]) -> String {
+pub fn board_svg(pos: &Position, last: Option<Move>, marked: &[Square], lang: Lang) -> String {
     let w = MARGIN * 2 + CELL * 8;
     let h = MARGIN * 2 + CELL * 9;
     let mut s = String::new();
@@ -151,7 +151,7 @@ pub fn board_svg(pos: &Position, last: Option<Move>, marked: &[Square]) -> Strin
         let _ = write!(
             s,
             r##"<g><title>{}</title><circle cx="{x}" cy="{y}" r="18" fill="#fbeed0" stroke="{color}" stroke-width="2"/><circle cx="{x}" cy="{y}" r="14.5" fill="none" stroke="{color}" stroke-width="0.8"/><text x="{x}" y="{}" font-family="{}" font-weight="bold" font-size="20" fill="{color}" text-anchor="middle">{}</text></g>"##,
-            render::piece_at(piece, sq, Lang::En),
+            render::piece_at(piece, sq, lang),
             y + 7,
             glyphs::FONT_STACK,
             glyph(piece)
@@ -293,8 +293,8 @@ fn header_row(columns: &[&str]) -> String {
 }
 
 /// The whole report page.
-pub fn report(title: &str, reports: &[GameReport], summary: &str) -> String {
-    let labels = &Lang::En.words().html;
+pub fn report(title: &str, reports: &[GameReport], summary: &str, lang: Lang) -> String {
+    let labels = &render::html_labels(lang);
     let mut s = String::new();
     let _ = write!(
         s,
@@ -350,8 +350,8 @@ tr.disagree td {{ background: #fff3cd; }}
         } else {
             r.game.to_string()
         };
-        let remarks = render::remarks(r, Lang::En);
-        let record = render::record_result(r, Lang::En).unwrap_or_else(|| "—".to_string());
+        let remarks = render::remarks(r, lang);
+        let record = render::record_result(r, lang).unwrap_or_else(|| "—".to_string());
         let _ = writeln!(
             s,
             "<tr class=\"{}\" data-kinds=\"{}\"><td class=\"file\">{}</td><td>{link}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
@@ -360,17 +360,17 @@ tr.disagree td {{ background: #fff3cd; }}
             esc(&r.file),
             esc(&players),
             r.moves().len(),
-            render::result(r.result(), Lang::En),
-            render::reason(r.reason(), Lang::En),
+            render::result(r.result(), lang),
+            render::reason(r.reason(), lang),
             r.decision().map_or(String::new(), |d| d.ply.to_string()),
             esc(&record),
-            esc(&render::clauses(&remarks, Lang::En))
+            esc(&render::clauses(&remarks, lang))
         );
     }
     let _ = writeln!(
         s,
         "</table>\n<p class=\"legend\">{}</p>",
-        glyph_spans(&esc(&render::legend(glyph, Lang::En)))
+        glyph_spans(&esc(&render::legend(glyph, lang)))
     );
     for r in reports {
         let Some(ruling) = r.ruling() else {
@@ -390,13 +390,13 @@ tr.disagree td {{ background: #fff3cd; }}
             "<div class=\"game\" id=\"g{}-{}\"><div>{}</div><div><h3>{}</h3>",
             anchor(&r.file),
             r.game,
-            board_svg(pos, last, &marked),
-            esc(&render::game_heading(r, d, Lang::En)),
+            board_svg(pos, last, &marked, lang),
+            esc(&render::game_heading(r, d, lang)),
         );
         if let Some((Some(a), Some(b))) = r.facts().map(|f| (&f.red, &f.black)) {
             let _ = write!(s, "<p>{} – {}</p>", esc(a), esc(b));
         }
-        let _ = write!(s, "<pre>{}</pre>", esc(&render::explanation(r, Lang::En)));
+        let _ = write!(s, "<pre>{}</pre>", esc(&render::explanation(r, lang)));
         if !ruling.cycles.is_empty() {
             let _ = write!(s, "<table>{}", header_row(&labels.cycle_columns));
             for c in &ruling.cycles {
@@ -411,12 +411,12 @@ tr.disagree td {{ background: #fff3cd; }}
                 let _ = write!(
                     s,
                     "<tr><td>{}</td><td>{}</td><td>{}–{}</td><td>{}</td><td>{}</td></tr>",
-                    render::side(c.color, Lang::En),
-                    render::violation(c.violation, Lang::En),
+                    render::side(c.color, lang),
+                    render::violation(c.violation, lang),
                     c.first_ply + 1,
                     c.last_ply,
                     moves.join("<br>"),
-                    esc(&render::pieces_on(&c.chased, Lang::En))
+                    esc(&render::pieces_on(&c.chased, lang))
                 );
             }
             s.push_str("</table>");
@@ -450,6 +450,7 @@ mod tests {
             &pos,
             "h2e2".parse().ok(),
             &[Square::at(File::new(0).unwrap(), Rank::new(0).unwrap())],
+            Lang::En,
         );
         assert_eq!(svg.matches("<g>").count(), 32);
         for (glyph, count) in [
@@ -475,15 +476,20 @@ mod tests {
         assert!(legend.contains("俥 rook (R)"), "{legend}");
     }
 
-    #[test]
-    fn the_page_speaks_as_an_arbiter_and_carries_its_glyphs() {
+    /// Two games judged: a quiet one, and one Red loses by perpetual check.
+    fn two_games() -> Vec<GameReport> {
         let games = "[Event \"quiet\"]\n\n1. h2e2 h9g7 *\n\n[Event \"checks\"]\n[FEN \"c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w - - 0 1\"]\n\nh8h9 f9f8 h9h8 f8f9 h8h9 f9f8 h9h8 *\n";
-        let reports = crate::referee::judge_bytes(
+        crate::referee::judge_bytes(
             "games.pgn",
             games.as_bytes(),
             crate::referee::Rules::arbiter(2),
-        );
-        let page = report("games.pgn", &reports, "two games");
+        )
+    }
+
+    #[test]
+    fn the_page_speaks_as_an_arbiter_and_carries_its_glyphs() {
+        let reports = two_games();
+        let page = report("games.pgn", &reports, "two games", Lang::En);
         for word in [
             "red_wins",
             "black_wins",
@@ -505,5 +511,18 @@ mod tests {
         let quiet = page.find("data-kinds=\"all\"").expect("an unruled row");
         assert!(ruled < quiet);
         assert!(page.contains("<span class=\"glyph\">俥</span>"));
+    }
+
+    #[test]
+    fn the_page_in_chinese_has_its_tag_labels_and_tooltips() {
+        let reports = two_games();
+        let hans = report("games.pgn", &reports, "", Lang::ZhHans);
+        assert!(hans.contains("<html lang=\"zh-Hans\">"));
+        assert!(hans.contains("裁判报告") && hans.contains("<td>黑方胜</td>"));
+        assert!(hans.contains("<title>h9的红车</title>"), "a tooltip");
+        let hant = report("games.pgn", &reports, "", Lang::ZhHant);
+        assert!(hant.contains("<html lang=\"zh-Hant\">"));
+        assert!(hant.contains("裁判報告") && hant.contains("<td>黑方勝</td>"));
+        assert!(hant.contains("長將"), "the ruling");
     }
 }

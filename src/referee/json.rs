@@ -23,7 +23,7 @@ fn move_json(ply: usize, m: Move, texts: &[String]) -> Value {
 }
 
 /// A repetition met on the way.
-fn event_json(e: &RepetitionEvent, moves: &[Move], texts: &[String]) -> Value {
+fn event_json(e: &RepetitionEvent, moves: &[Move], texts: &[String], lang: Lang) -> Value {
     json!({
         "kind": e.kind(),
         "first_ply": e.first_ply(),
@@ -35,12 +35,18 @@ fn event_json(e: &RepetitionEvent, moves: &[Move], texts: &[String]) -> Value {
         "varied_by": e.varied.map(|(c, _)| c.name()),
         "varied_ply": e.varied.map(|(_, p)| p),
         "ruled_anew_ply": e.ruled_anew,
-        "description": render::event(e, moves, texts, Lang::En),
+        "description": render::event(e, moves, texts, lang),
     })
 }
 
-/// One JSON object for a game.
+/// One JSON object for a game, its words in English.
 pub fn report_json(r: &GameReport) -> Value {
+    report_json_in(r, Lang::En)
+}
+
+/// One JSON object for a game: its machine fields as always, its words (explanation, notes,
+/// warnings, descriptions, the rule cited) in a language.
+pub fn report_json_in(r: &GameReport, lang: Lang) -> Value {
     let ruling = r.ruling();
     let cycles = ruling.map_or(&[][..], |x| &x.cycles);
     let facts = r.facts();
@@ -73,7 +79,7 @@ pub fn report_json(r: &GameReport) -> Value {
                         "from": w.from.to_string(),
                         "victim": w.victim.to_string(),
                         "square": w.square.to_string(),
-                        "why": render::witness(w, Lang::En),
+                        "why": render::witness(w, lang),
                     })
                 })
                 .collect();
@@ -95,7 +101,7 @@ pub fn report_json(r: &GameReport) -> Value {
     let events: Vec<Value> = judged
         .map_or(&[][..], |g| &g.events)
         .iter()
-        .map(|e| event_json(e, r.moves(), texts))
+        .map(|e| event_json(e, r.moves(), texts, lang))
         .collect();
     json!({
         "file": r.file,
@@ -115,7 +121,7 @@ pub fn report_json(r: &GameReport) -> Value {
         "ply": r.decision().map(|d| d.ply),
         "provisional": ruling.is_some_and(|x| x.provisional),
         "violator": ruling.and_then(|x| x.violator).map(|c| c.name()),
-        "rule": r.rule_cited().map(|case| render::rule(case, Lang::En)),
+        "rule": r.rule_cited().map(|case| render::rule(case, lang)),
         "chased": chased,
         "cycles": cycles,
         "ruled_fen": ruling.map(|x| x.ruled.to_string()),
@@ -130,9 +136,9 @@ pub fn report_json(r: &GameReport) -> Value {
         "tag_result": facts.and_then(|f| f.result.as_deref()),
         "tag_verdict": facts.and_then(|f| f.verdict).map(verdict_name),
         "agreement": r.agreement().name(),
-        "explanation": render::explanation(r, Lang::En),
-        "notes": render::notes(r, Lang::En),
-        "warnings": render::warnings(r, Lang::En),
+        "explanation": render::explanation(r, lang),
+        "notes": render::notes(r, lang),
+        "warnings": render::warnings(r, lang),
         "error": r.error().map(|e| e.to_string()),
     })
 }

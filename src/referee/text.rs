@@ -9,16 +9,21 @@ use crate::clip::printable;
 use std::fmt::Write as _;
 use std::time::Duration;
 
-/// The text block for a game.
+/// The text block for a game, in English.
 pub fn report_text(r: &GameReport) -> String {
-    let w = Lang::En.words();
+    report_text_in(r, Lang::En)
+}
+
+/// The text block for a game, in a language.
+pub fn report_text_in(r: &GameReport, lang: Lang) -> String {
+    let w = lang.words();
     if r.game == 0 {
-        return (w.file_error)(
+        return lang.finish((w.file_error)(
             &printable(&r.file),
             &r.error()
                 .as_ref()
                 .map_or(String::new(), |e| printable(&e.kind.to_string())),
-        );
+        ));
     }
     let facts = r.facts();
     let (red, black) = (
@@ -37,15 +42,15 @@ pub fn report_text(r: &GameReport) -> String {
     let mut out = (w.game_title)(&printable(&r.file), r.game, r.line, title.as_deref());
     let mut what = Vec::new();
     if let Some(f) = facts {
-        what.push(f.format.name().to_string());
+        what.push((w.format)(f.format).to_string());
         if let Some(n) = f.notation {
-            what.push(n.name().to_string());
+            what.push((w.notation)(n).to_string());
         }
-        what.push(f.encoding.name().to_string());
+        what.push((w.encoding)(f.encoding).to_string());
     }
     what.push((w.ply_count)(r.moves().len()));
     let _ = write!(out, "\n  {}", what.join(w.list_separator));
-    for line in render::explanation(r, Lang::En).lines() {
+    for line in render::explanation(r, lang).lines() {
         let _ = write!(out, "\n  {}", printable(line));
     }
     let result = facts.and_then(|f| f.result.as_deref()).map(printable);
@@ -53,12 +58,12 @@ pub fn report_text(r: &GameReport) -> String {
         .into_iter()
         .collect();
     lines.extend(
-        render::notes(r, Lang::En)
+        render::notes(r, lang)
             .iter()
             .map(|n| (w.note_remark)(&printable(n))),
     );
     lines.extend(
-        render::warnings(r, Lang::En)
+        render::warnings(r, lang)
             .iter()
             .map(|x| (w.warning_remark)(&printable(x))),
     );
@@ -68,7 +73,7 @@ pub fn report_text(r: &GameReport) -> String {
     for line in lines {
         let _ = write!(out, "\n  {line}");
     }
-    out
+    lang.finish(out)
 }
 
 /// The counts the closing summary is made of, gathered one report at a time (so reports need not
@@ -119,9 +124,9 @@ impl Tally {
         self.games
     }
 
-    /// The closing summary.
-    pub fn summary(&self, elapsed: Duration) -> String {
-        let w = Lang::En.words();
+    /// The closing summary, in a language.
+    pub fn summary(&self, elapsed: Duration, lang: Lang) -> String {
+        let w = lang.words();
         let ruled: usize = self.by_reason.iter().map(|(_, n)| n).sum();
         let reasons: Vec<String> = self
             .by_reason
@@ -147,7 +152,7 @@ impl Tally {
             ));
         }
         s.push_str(&(w.pace)(self.plies, secs, self.games as f64 / secs));
-        s
+        lang.finish(s)
     }
 }
 

@@ -5,7 +5,10 @@ use crate::judge::protection::DefenderFailure;
 use crate::judge::{Verdict, Violation};
 use crate::piece::PieceKind;
 use crate::position::Outcome;
+use crate::record::Format;
 use crate::record::describe::wxf_letter;
+use crate::record::encoding::Encoding;
+use crate::record::notation::Notation;
 use crate::referee::citation::RuleCase;
 use crate::referee::report::Agreement;
 use crate::square::{Color, Square};
@@ -162,6 +165,9 @@ pub static EN: Words = Words {
     },
     file_error: |file, error| format!("{file}: error: {error}"),
     ply_count: |n| format!("{n} plies"),
+    format: Format::name,
+    notation: Notation::name,
+    encoding: Encoding::name,
     record_says: |text, a, referee| match (a, text) {
         (Agreement::Agrees, Some(t)) => Some(format!("record says {t}: agrees")),
         (Agreement::Disagrees, Some(t)) => Some(format!(

@@ -2,12 +2,18 @@
 //! rule citations, the repetitions on the way, why a chased piece was unprotected, remarks) into
 //! words, for the text, JSON and HTML reports, the server's page, the match runner and the WXF
 //! case files alike. The logic here is the same in every language: what is said in which order,
-//! how lists are joined and shortened. The words come from one table per language (`en`); adding
-//! a language means adding a table of the same shape (`words::Words`) and a [`Lang`] for it.
+//! how lists are joined and shortened. The words come from one table per language (`en`, `zh`);
+//! adding a language means adding a table of the same shape (`words::Words`) and a [`Lang`] for
+//! it. Chinese in the Traditional script is the Simplified table's text, converted at the output
+//! by [`Lang::finish`].
 
 mod en;
+pub mod hant;
 mod ruling;
 pub mod words;
+mod zh;
+#[cfg(test)]
+mod zh_tests;
 
 use super::Decision;
 use super::citation::RuleCase;
@@ -20,10 +26,12 @@ use crate::piece::{Piece, PieceKind};
 use crate::position::Outcome;
 use crate::position::Position;
 use crate::square::{Color, Square};
-use std::collections::BTreeMap;
-use words::{Counted, Words};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{LazyLock, Mutex};
+use words::{Counted, HtmlLabels, Words};
 
 pub use ruling::{decision, event};
+pub use zh::foreign_words;
 
 /// A language the reports can be rendered in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -31,14 +39,78 @@ pub enum Lang {
     /// English.
     #[default]
     En,
+    /// Chinese in the Simplified script.
+    ZhHans,
+    /// Chinese in the Traditional script.
+    ZhHant,
 }
 
 impl Lang {
-    /// The language's table of words.
+    /// Every language, in the order of their tags.
+    pub const ALL: [Lang; 3] = [Lang::En, Lang::ZhHans, Lang::ZhHant];
+
+    /// The language's table of words (the Simplified table for both scripts of Chinese: the
+    /// Traditional is made from its output by [`Lang::finish`]).
     pub fn words(self) -> &'static Words {
         match self {
             Lang::En => &en::EN,
+            Lang::ZhHans | Lang::ZhHant => &zh::ZH,
         }
+    }
+
+    /// The language's tag, as BCP 47 writes it: `en`, `zh-Hans`, `zh-Hant`.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::ZhHans => "zh-Hans",
+            Lang::ZhHant => "zh-Hant",
+        }
+    }
+
+    /// Text rendered from the language's table, as the language writes it: in the Traditional
+    /// script for `zh-Hant`, as it is otherwise. Every text the renderer gives passes here.
+    pub fn finish(self, text: String) -> String {
+        match self {
+            Lang::ZhHant => hant::to_traditional(&text),
+            _ => text,
+        }
+    }
+
+    /// [`Lang::finish`] for the table's fixed words (names, labels), each converted once.
+    pub fn finish_static(self, text: &'static str) -> &'static str {
+        if self != Lang::ZhHant {
+            return text;
+        }
+        static CONVERTED: LazyLock<Mutex<HashMap<&'static str, &'static str>>> =
+            LazyLock::new(Mutex::default);
+        // Only the tables' own words come here, so what is kept stays as small as they are.
+        let mut converted = CONVERTED.lock().unwrap_or_else(|e| e.into_inner());
+        converted
+            .entry(text)
+            .or_insert_with(|| Box::leak(hant::to_traditional(text).into_boxed_str()))
+    }
+}
+
+impl std::fmt::Display for Lang {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.tag())
+    }
+}
+
+impl std::str::FromStr for Lang {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Lang, String> {
+        Lang::ALL
+            .into_iter()
+            .find(|lang| lang.tag().eq_ignore_ascii_case(text))
+            .ok_or_else(|| {
+                let tags: Vec<&str> = Lang::ALL.iter().map(|l| l.tag()).collect();
+                format!(
+                    "unknown language {text:?}: the languages are {}",
+                    tags.join(", ")
+                )
+            })
     }
 }
 
@@ -80,7 +152,7 @@ fn move_words(w: &Words, m: Move, ply: usize, texts: &[String]) -> String {
 pub fn explanation(r: &GameReport, lang: Lang) -> String {
     let w = lang.words();
     let ReportBody::Judged { game, .. } = &r.body else {
-        return w.unreadable.to_string();
+        return lang.finish(w.unreadable.to_string());
     };
     let facts = &game.facts;
     let mut text = match &game.ruling {
@@ -96,18 +168,18 @@ pub fn explanation(r: &GameReport, lang: Lang) -> String {
             text.push_str(&ruling::event_in(w, e, &game.moves, &facts.move_texts));
         }
     }
-    text
+    lang.finish(text)
 }
 
 /// The rule-book rule a ruling rests on, with the nearest diagrams of the WXF manual.
 pub fn rule(case: RuleCase, lang: Lang) -> String {
-    (lang.words().rule)(case)
+    lang.finish((lang.words().rule)(case))
 }
 
 /// Why a chased piece counted as unprotected: the attack, and what defended it or why nothing
 /// could ("red rook h2 attacks black cannon h7: no black piece can take back on h7").
 pub fn witness(witness: &ChaseWitness, lang: Lang) -> String {
-    witness_in(lang.words(), witness)
+    lang.finish(witness_in(lang.words(), witness))
 }
 
 /// [`witness`] in a language's words.
@@ -147,7 +219,7 @@ pub fn note(note: &Note, lang: Lang) -> String {
             side,
             how,
             text,
-        } => (lang.words().game_over)(*ply, *side, *how, ply + 1, text),
+        } => lang.finish((lang.words().game_over)(*ply, *side, *how, ply + 1, text)),
     }
 }
 
@@ -161,7 +233,7 @@ pub fn warnings(r: &GameReport, lang: Lang) -> Vec<String> {
     let w = lang.words();
     r.warnings()
         .iter()
-        .map(|(ply, text)| (w.at_ply)(*ply, text))
+        .map(|(ply, text)| lang.finish((w.at_ply)(*ply, text)))
         .collect()
 }
 
@@ -172,13 +244,13 @@ pub fn unprotected(r: &GameReport, lang: Lang) -> Vec<String> {
         .map_or(&[][..], |x| &x.cycles)
         .iter()
         .flat_map(|c| &c.unprotected)
-        .map(|u| (w.at_ply)(u.ply, &witness(u, lang)))
+        .map(|u| lang.finish((w.at_ply)(u.ply, &witness_in(w, u))))
         .collect()
 }
 
 /// A piece on a square, as a board's tooltip names it ("red rook on h2").
 pub fn piece_at(piece: Piece, square: Square, lang: Lang) -> String {
-    (lang.words().piece_at)(piece, square)
+    lang.finish((lang.words().piece_at)(piece, square))
 }
 
 /// Every piece of a position by its square, as a board's tooltips name them.
@@ -193,12 +265,12 @@ pub fn pieces_at(pos: &Position, lang: Lang) -> BTreeMap<String, String> {
 
 /// A side, as the subject of a sentence ("Red").
 pub fn side(color: Color, lang: Lang) -> &'static str {
-    (lang.words().side)(color)
+    lang.finish_static((lang.words().side)(color))
 }
 
 /// A side's part of a repetition, in words ("perpetual check").
 pub fn violation(v: Violation, lang: Lang) -> &'static str {
-    (lang.words().violation)(v)
+    lang.finish_static((lang.words().violation)(v))
 }
 
 /// Pieces, each with all its squares ("red rook b5, b6; red cannon h7").
@@ -211,7 +283,7 @@ pub fn pieces_on(pieces: &[(Piece, Vec<Square>)], lang: Lang) -> String {
             (w.piece_on)(*piece, &squares.join(w.list_separator))
         })
         .collect();
-    clauses(&each, lang)
+    lang.finish(clauses(&each, lang))
 }
 
 /// Clauses (remarks, pieces) joined in one sentence.
@@ -221,48 +293,57 @@ pub fn clauses(items: &[String], lang: Lang) -> String {
 
 /// A result in an arbiter's words ("Red wins", "draw", "no ruling").
 pub fn result(verdict: Verdict, lang: Lang) -> &'static str {
-    (lang.words().result)(verdict)
+    lang.finish_static((lang.words().result)(verdict))
 }
 
 /// A reason for a ruling (as `Decision::reason_name` names it), in words.
 pub fn reason(name: &'static str, lang: Lang) -> &'static str {
-    (lang.words().reason)(name)
+    lang.finish_static((lang.words().reason)(name))
 }
 
 /// How a record's own result compares with the ruling, in words.
 pub fn agreement(agreement: Agreement, lang: Lang) -> &'static str {
-    (lang.words().agreement)(agreement)
+    lang.finish_static((lang.words().agreement)(agreement))
 }
 
 /// A report's ruling in one line, for the page: the result, the reason and the ply.
 pub fn headline(r: &GameReport, lang: Lang) -> String {
     let w = lang.words();
     let reason = r.decision().map(|d| (w.reason)(d.reason_name()));
-    (w.headline)(r.result(), reason, r.decision().map_or(0, |d| d.ply))
+    lang.finish((w.headline)(
+        r.result(),
+        reason,
+        r.decision().map_or(0, |d| d.ply),
+    ))
 }
 
 /// The side to move on a board, in words: to move (in check or not), or mated (`outcome`, as
 /// [`Position::outcome`] gives it).
 pub fn position_status(pos: &Position, outcome: Option<Outcome>, lang: Lang) -> String {
-    (lang.words().position_status)(pos.side_to_move(), pos.in_check(), outcome)
+    lang.finish((lang.words().position_status)(
+        pos.side_to_move(),
+        pos.in_check(),
+        outcome,
+    ))
 }
 
 /// The words the page's script shows, as a JSON object of strings (its templates' `{name}`
 /// places filled in by the script).
 pub fn page_words(lang: Lang) -> serde_json::Value {
     let p = &lang.words().page;
+    let f = |text| lang.finish_static(text);
     serde_json::json!({
-        "judging": p.judging,
-        "no_game": p.no_game,
-        "thinking": p.thinking,
-        "analysing": p.analysing,
-        "engine_move": p.engine_move,
-        "ply_of": p.ply_of,
-        "ply_of_move": p.ply_of_move,
-        "game": p.game,
-        "game_event": p.game_event,
-        "refused": p.refused,
-        "unreadable_answer": p.unreadable_answer,
+        "judging": f(p.judging),
+        "no_game": f(p.no_game),
+        "thinking": f(p.thinking),
+        "analysing": f(p.analysing),
+        "engine_move": f(p.engine_move),
+        "ply_of": f(p.ply_of),
+        "ply_of_move": f(p.ply_of_move),
+        "game": f(p.game),
+        "game_event": f(p.game_event),
+        "refused": f(p.refused),
+        "unreadable_answer": f(p.unreadable_answer),
     })
 }
 
@@ -281,7 +362,7 @@ pub fn analysis(
         Some(moves) => (w.mate_score)(moves),
         None => (w.centipawn_score)(centipawns),
     };
-    (w.analysis)(best, &score, depth, &line.join(" "))
+    lang.finish((w.analysis)(best, &score, depth, &line.join(" ")))
 }
 
 /// The legend under the HTML report's boards: each glyph (as `glyph` draws it) with its piece.
@@ -294,7 +375,7 @@ pub fn legend(glyph: fn(Piece) -> char, lang: Lang) -> String {
             .collect::<Vec<_>>()
             .join(w.list_separator)
     };
-    (w.legend)(&side(Color::Red), &side(Color::Black))
+    lang.finish((w.legend)(&side(Color::Red), &side(Color::Black)))
 }
 
 /// The remarks on a game in the HTML report's table: the record's notes, the repetitions on the
@@ -302,17 +383,20 @@ pub fn legend(glyph: fn(Piece) -> char, lang: Lang) -> String {
 pub fn remarks(r: &GameReport, lang: Lang) -> Vec<String> {
     let w = lang.words();
     let mut remarks = notes(r, lang);
-    remarks.extend(
-        r.repetitions_on_the_way()
-            .into_iter()
-            .map(|e| (w.on_the_way_remark)(&event(e, r.moves(), r.move_texts(), lang))),
-    );
+    remarks.extend(r.repetitions_on_the_way().into_iter().map(|e| {
+        lang.finish((w.on_the_way_remark)(&event(
+            e,
+            r.moves(),
+            r.move_texts(),
+            lang,
+        )))
+    }));
     if let Some(e) = r.error() {
-        remarks.push((w.error_remark)(&e.to_string()));
+        remarks.push(lang.finish((w.error_remark)(&e.to_string())));
     }
     let past_ruling = r.ruling().map_or(0, |x| x.past_ruling);
     if past_ruling > 0 {
-        remarks.push((w.past_ruling_remark)(past_ruling));
+        remarks.push(lang.finish((w.past_ruling_remark)(past_ruling)));
     }
     remarks
 }
@@ -320,19 +404,36 @@ pub fn remarks(r: &GameReport, lang: Lang) -> Vec<String> {
 /// The record's own result with how it compares with the ruling, if the record gives one.
 pub fn record_result(r: &GameReport, lang: Lang) -> Option<String> {
     let text = r.facts()?.result.as_deref()?;
-    Some((lang.words().record_result)(text, r.agreement()))
+    Some(lang.finish((lang.words().record_result)(text, r.agreement())))
 }
 
 /// The heading of a ruled game in the HTML report.
 pub fn game_heading(r: &GameReport, decision: &Decision, lang: Lang) -> String {
     let w = lang.words();
-    (w.game_heading)(
+    lang.finish((w.game_heading)(
         &r.file,
         r.game,
         decision.verdict,
         (w.reason)(decision.reason_name()),
         decision.ply,
-    )
+    ))
+}
+
+/// The labels of the HTML report, as the language writes them, with its tag for the page.
+pub fn html_labels(lang: Lang) -> HtmlLabels {
+    let labels = &lang.words().html;
+    let f = |text| lang.finish_static(text);
+    HtmlLabels {
+        lang: lang.tag(),
+        heading: f(labels.heading),
+        games_columns: labels.games_columns.map(f),
+        cycle_columns: labels.cycle_columns.map(f),
+        show: f(labels.show),
+        row_kinds: labels.row_kinds.map(f),
+        containing: f(labels.containing),
+        search_hint: f(labels.search_hint),
+        games_shown: labels.games_shown.map(f),
+    }
 }
 
 #[cfg(test)]
@@ -415,7 +516,13 @@ mod tests {
 
     #[test]
     fn the_page_words_fill_only_the_places_the_script_fills() {
-        let words = page_words(Lang::En);
+        for lang in Lang::ALL {
+            the_page_words_fill_only_the_places_the_script_fills_in(lang);
+        }
+    }
+
+    fn the_page_words_fill_only_the_places_the_script_fills_in(lang: Lang) {
+        let words = page_words(lang);
         let fills = ["ply", "plies", "move", "game", "event", "status"];
         for (name, text) in words.as_object().expect("an object") {
             let text = text.as_str().expect("a string");

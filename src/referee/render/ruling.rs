@@ -22,13 +22,13 @@ pub fn decision(
     lang: Lang,
 ) -> String {
     let report = RulingReport::new(history, decision.clone(), provisional, decision.ply);
-    ruling(lang.words(), &report, events, &[])
+    lang.finish(ruling(lang.words(), &report, events, &[]))
 }
 
 /// One repetition met on the way: the kind, who must change moves, and what happened next
 /// (`moves` and `texts`: the game's moves and the record's texts for them).
 pub fn event(e: &RepetitionEvent, moves: &[Move], texts: &[String], lang: Lang) -> String {
-    event_in(lang.words(), e, moves, texts)
+    lang.finish(event_in(lang.words(), e, moves, texts))
 }
 
 /// [`event`] in a language's words.

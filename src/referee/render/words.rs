@@ -7,6 +7,9 @@ use crate::judge::protection::DefenderFailure;
 use crate::judge::{Verdict, Violation};
 use crate::piece::{Piece, PieceKind};
 use crate::position::Outcome;
+use crate::record::Format;
+use crate::record::encoding::Encoding;
+use crate::record::notation::Notation;
 use crate::referee::citation::RuleCase;
 use crate::referee::report::Agreement;
 use crate::square::{Color, Square};
@@ -146,6 +149,12 @@ pub struct Words {
     pub file_error: fn(file: &str, error: &str) -> String,
     /// How many plies a game has.
     pub ply_count: fn(usize) -> String,
+    /// A record's container format ("PGN").
+    pub format: fn(Format) -> &'static str,
+    /// The notation a record's moves were read in.
+    pub notation: fn(Notation) -> &'static str,
+    /// A record's text encoding.
+    pub encoding: fn(Encoding) -> &'static str,
     /// The record's own result (as written) against the referee's (none to say when the referee
     /// has no ruling).
     pub record_says: fn(text: Option<&str>, Agreement, referee: Verdict) -> Option<String>,
