@@ -357,6 +357,97 @@ fn bad_and_oversized_requests_are_refused_and_the_server_goes_on() {
     assert_eq!((status, health["ok"].as_bool()), (200, Some(true)));
 }
 
+/// Whether a text holds a word of ASCII letters other than a move or square (`h2e2`, `d7`), a
+/// FEN's board (a word with `/`) or `WXF`.
+fn has_english_word(text: &str) -> Option<String> {
+    text.split(|c: char| c.is_whitespace() || "，、：；（）。".contains(c))
+        .filter(|w| !w.contains('/'))
+        .flat_map(|w| w.split(|c: char| !c.is_ascii_alphanumeric()))
+        .filter(|w| w.len() >= 2 && w.chars().any(|c| c.is_ascii_alphabetic()))
+        .find(|w| {
+            let b = w.as_bytes();
+            let square = |i: usize| {
+                b.len() >= i + 2 && (b'a'..=b'i').contains(&b[i]) && b[i + 1].is_ascii_digit()
+            };
+            !((b.len() == 2 && square(0))
+                || (b.len() == 4 && square(0) && square(2))
+                || *w == "WXF")
+        })
+        .map(str::to_string)
+}
+
+#[test]
+fn rulings_the_page_and_positions_in_chinese() {
+    let server = Server::start();
+    let cases = cases();
+    let mut record = String::new();
+    for (id, fen, moves, _) in &cases {
+        record.push_str(&format!(
+            "[Event \"case {id}\"]\n[FEN \"{fen}\"]\n\n{} *\n\n",
+            moves.join(" ")
+        ));
+    }
+    for lang in ["zh-Hans", "zh-Hant"] {
+        let path = format!("/api/referee?repetitions=2&lang={lang}");
+        let (status, reports) = server.json("POST", &path, &record);
+        assert_eq!(status, 200, "{lang}");
+        let reports = reports.as_array().expect("reports");
+        assert_eq!(reports.len(), cases.len());
+        for ((id, _, _, result), report) in cases.iter().zip(reports) {
+            // The machine fields stay as they are; the words are Chinese.
+            assert_eq!(report["result"], result.as_str(), "case {id}");
+            for field in ["headline", "explanation"] {
+                let text = report[field].as_str().unwrap_or_default();
+                assert!(!text.is_empty(), "case {id} {lang}: no {field}");
+                let english = has_english_word(text);
+                assert!(
+                    english.is_none(),
+                    "case {id} {lang} {field}: {english:?} in {text}"
+                );
+            }
+        }
+        let (status, page) = server.text(&format!("/?lang={lang}"));
+        assert_eq!(status, 200);
+        assert!(page.contains(&format!("<html lang=\"{lang}\">")), "{lang}");
+        let (status, legal) = server.json(
+            "POST",
+            "/api/legal",
+            &format!(r#"{{"lang": "{lang}", "moves": ["h2e2"]}}"#),
+        );
+        assert_eq!(status, 200);
+        let words = legal["status"].as_str().unwrap_or_default();
+        assert!(
+            has_english_word(words).is_none() && !words.is_empty(),
+            "{words}"
+        );
+    }
+    // The browser's languages choose the page's when the address names none.
+    for (accept, lang) in [
+        ("zh-CN,zh;q=0.9,en;q=0.8", "zh-Hans"),
+        ("zh-TW,zh;q=0.9", "zh-Hant"),
+        ("fr-FR,en;q=0.5", "en"),
+        ("de", "en"),
+    ] {
+        let head = format!(
+            "GET / HTTP/1.1\r\nHost: {}\r\nAccept-Language: {accept}\r\nConnection: close\r\n\r\n",
+            server.address
+        );
+        let (status, page) = raw(&server.address, head.as_bytes());
+        assert_eq!(status, 200);
+        let page = String::from_utf8_lossy(&page);
+        assert!(
+            page.contains(&format!("<html lang=\"{lang}\">")),
+            "{accept}"
+        );
+    }
+    let (status, answer) = server.json("POST", "/api/referee?lang=fr", "1. h2e2 *");
+    assert_eq!(status, 400);
+    assert!(
+        answer["error"].as_str().unwrap_or("").contains("zh-Hans"),
+        "{answer}"
+    );
+}
+
 #[test]
 fn hosts_origins_and_headers_are_checked_before_any_work() {
     let server = Server::start();

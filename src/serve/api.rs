@@ -14,7 +14,9 @@ use crate::position::{Outcome, Position};
 use crate::referee::inputs::Source;
 use crate::referee::judging::Halt;
 use crate::referee::render::{self, Lang};
-use crate::referee::{self, GameReport, Judging, Reason, Rules, Stop, Verdict, json::report_json};
+use crate::referee::{
+    self, GameReport, Judging, Reason, Rules, Stop, Verdict, json::report_json_in,
+};
 use axum::Json;
 use axum::body::{Body, Bytes};
 use axum::extract::{Query, Request, State};
@@ -63,17 +65,74 @@ pub fn panicked(payload: Box<dyn std::any::Any + Send + 'static>) -> Response {
     .into_response()
 }
 
-/// `GET /`: the page, with the board glyph font in it.
-pub async fn page() -> Html<&'static str> {
-    static PAGE: LazyLock<String> = LazyLock::new(|| {
-        include_str!("page.html")
-            .replace("/*BOARD_FONT*/", referee::glyphs::font_face())
-            .replace(
-                "/*PAGE_WORDS*/{}",
-                &script_json(&render::page_words(Lang::En)),
-            )
+/// `GET /[?lang=TAG]`: the page, with the board glyph font in it, in the language asked for, else
+/// the first of the browser's languages the referee speaks, else English.
+pub async fn page(
+    Query(query): Query<HashMap<String, String>>,
+    headers: axum::http::HeaderMap,
+) -> Html<&'static str> {
+    static PAGES: LazyLock<Vec<(Lang, String)>> = LazyLock::new(|| {
+        Lang::ALL
+            .iter()
+            .map(|&lang| {
+                let page = include_str!("page.html")
+                    .replace("/*PAGE_LANG*/", lang.tag())
+                    .replace("/*BOARD_FONT*/", referee::glyphs::font_face())
+                    .replace("/*PAGE_WORDS*/{}", &script_json(&render::page_words(lang)));
+                (lang, page)
+            })
+            .collect()
     });
-    Html(PAGE.as_str())
+    let lang = query
+        .get("lang")
+        .and_then(|tag| tag.parse().ok())
+        .or_else(|| {
+            headers
+                .get(header::ACCEPT_LANGUAGE)
+                .and_then(|v| v.to_str().ok())
+                .and_then(browser_lang)
+        })
+        .unwrap_or_default();
+    let page = PAGES
+        .iter()
+        .find(|(l, _)| *l == lang)
+        .map_or("", |(_, p)| p);
+    Html(page)
+}
+
+/// The first language of an `Accept-Language` list the referee speaks: Chinese in traditional
+/// script for `zh-Hant` and the regions that write it (Taiwan, Hong Kong, Macau), in simplified
+/// script for any other `zh`, English for `en`.
+fn browser_lang(list: &str) -> Option<Lang> {
+    list.split(',').find_map(|item| {
+        let tag = item.split(';').next()?.trim().to_ascii_lowercase();
+        let mut parts = tag.split('-');
+        match parts.next()? {
+            "en" => Some(Lang::En),
+            "zh" => {
+                let traditional = tag
+                    .split('-')
+                    .skip(1)
+                    .any(|p| matches!(p, "hant" | "tw" | "hk" | "mo"));
+                Some(if traditional {
+                    Lang::ZhHant
+                } else {
+                    Lang::ZhHans
+                })
+            }
+            _ => None,
+        }
+    })
+}
+
+/// The language a request asks for (`lang`, a tag such as `zh-Hans`), English when it names none.
+fn asked_lang(tag: Option<&str>) -> Result<Lang, Refusal> {
+    match tag {
+        None => Ok(Lang::En),
+        Some(tag) => tag
+            .parse()
+            .map_err(|e: render::UnknownLang| bad_request(format!("lang: {e}"))),
+    }
 }
 
 /// A JSON value as a literal in the page's script: a `<` written as `\u003c`, so no text in it
@@ -184,10 +243,11 @@ pub async fn referee(
                 ));
             }
         };
-        Ok(Rules::chosen(repetitions, first_decision, move_limit))
+        let lang = asked_lang(query.get("lang").map(String::as_str))?;
+        Ok((Rules::chosen(repetitions, first_decision, move_limit), lang))
     })();
-    let config = match settings {
-        Ok(config) => config,
+    let (config, lang) = match settings {
+        Ok(settings) => settings,
         Err(answer) => return answer.into_response(),
     };
     if body.is_empty() {
@@ -209,7 +269,7 @@ pub async fn referee(
             if i > 0 {
                 answer.push(b',');
             }
-            answer.extend(page_report(&report).to_string().bytes());
+            answer.extend(page_report(&report, lang).to_string().bytes());
         }
         answer.push(b']');
         match judging.halt() {
@@ -236,10 +296,10 @@ pub async fn referee(
 
 /// A report as `xq referee --json` writes it, with what the page shows in words rendered here:
 /// the ruling in one line, and why each chased piece counted as unprotected.
-fn page_report(r: &GameReport) -> Value {
-    let mut answer = report_json(r);
-    answer["headline"] = render::headline(r, Lang::En).into();
-    answer["unprotected_why"] = render::unprotected(r, Lang::En).into();
+fn page_report(r: &GameReport, lang: Lang) -> Value {
+    let mut answer = report_json_in(r, lang);
+    answer["headline"] = render::headline(r, lang).into();
+    answer["unprotected_why"] = render::unprotected(r, lang).into();
     answer
 }
 
@@ -338,6 +398,7 @@ fn read_json(body: &Bytes) -> Result<Value, Refusal> {
 pub async fn legal(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
     let work = move |_: &Cancel| {
         let request = read_json(&body)?;
+        let lang = asked_lang(request.get("lang").and_then(Value::as_str))?;
         let line = read_line(&request)?;
         let pos = line.position();
         let moves: Vec<String> = legal_moves(pos).iter().map(|m| m.to_string()).collect();
@@ -349,8 +410,8 @@ pub async fn legal(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
             "in_check": pos.in_check(),
             "mate": outcome == Some(Outcome::Checkmate),
             "stalemate": outcome == Some(Outcome::Stalemate),
-            "status": render::position_status(pos, outcome, Lang::En),
-            "pieces": render::pieces_at(pos, Lang::En),
+            "status": render::position_status(pos, outcome, lang),
+            "pieces": render::pieces_at(pos, lang),
         }))
     };
     let deadline = Instant::now() + LEGAL_TIME;
@@ -400,12 +461,13 @@ pub async fn analyse(State(shared): State<Arc<Shared>>, body: Bytes) -> Response
     let engines = shared.engines.clone();
     let work = move |cancel: &Cancel| {
         let request = read_json(&body)?;
+        let lang = asked_lang(request.get("lang").and_then(Value::as_str))?;
         let (limits, skill) = analysis_settings(&request)?;
         let line = read_line(&request)?;
         let found = engines
             .analyse(&line, limits, skill, cancel)
             .map_err(|e| error(StatusCode::INTERNAL_SERVER_ERROR, e))?;
-        Ok(analysis_json(&found))
+        Ok(analysis_json(&found, lang))
     };
     // The longest analysis and its grace; the search's own limits end it sooner.
     let deadline = Instant::now() + MAX_MOVETIME + SEARCH_GRACE;
@@ -416,7 +478,7 @@ pub async fn analyse(State(shared): State<Arc<Shared>>, body: Bytes) -> Response
 }
 
 /// An analysis as the API gives it.
-fn analysis_json(found: &Analysis) -> Value {
+fn analysis_json(found: &Analysis, lang: Lang) -> Value {
     let score = match found.score.mate_moves() {
         Some(m) => json!({ "mate": m }),
         None => json!({ "cp": found.score.0 }),
@@ -430,7 +492,7 @@ fn analysis_json(found: &Analysis) -> Value {
         found.score.0,
         found.depth,
         &pv,
-        Lang::En,
+        lang,
     );
     json!({
         "bestmove": best,

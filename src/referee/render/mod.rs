@@ -97,20 +97,32 @@ impl std::fmt::Display for Lang {
     }
 }
 
-impl std::str::FromStr for Lang {
-    type Err = String;
+/// A language tag the referee does not speak.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownLang(pub String);
 
-    fn from_str(text: &str) -> Result<Lang, String> {
+impl std::fmt::Display for UnknownLang {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let tags: Vec<&str> = Lang::ALL.iter().map(|l| l.tag()).collect();
+        write!(
+            f,
+            "unknown language {:?}: the languages are {}",
+            self.0,
+            tags.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownLang {}
+
+impl std::str::FromStr for Lang {
+    type Err = UnknownLang;
+
+    fn from_str(text: &str) -> Result<Lang, UnknownLang> {
         Lang::ALL
             .into_iter()
             .find(|lang| lang.tag().eq_ignore_ascii_case(text))
-            .ok_or_else(|| {
-                let tags: Vec<&str> = Lang::ALL.iter().map(|l| l.tag()).collect();
-                format!(
-                    "unknown language {text:?}: the languages are {}",
-                    tags.join(", ")
-                )
-            })
+            .ok_or_else(|| UnknownLang(text.to_string()))
     }
 }
 

@@ -304,5 +304,8 @@ fn languages_are_read_from_and_written_as_their_tags() {
         assert_eq!(lang.to_string(), lang.tag());
     }
     let error = "fr".parse::<Lang>().expect_err("no French");
-    assert!(error.contains("en, zh-Hans, zh-Hant"), "{error}");
+    assert!(
+        error.to_string().contains("en, zh-Hans, zh-Hant"),
+        "{error}"
+    );
 }
