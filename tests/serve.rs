@@ -147,6 +147,18 @@ fn cases() -> Vec<(String, String, Vec<String>, String)> {
         .collect()
 }
 
+/// Every case as one record file, each a game with its FEN.
+fn cases_record(cases: &[(String, String, Vec<String>, String)]) -> String {
+    let mut record = String::new();
+    for (id, fen, moves, _) in cases {
+        record.push_str(&format!(
+            "[Event \"case {id}\"]\n[FEN \"{fen}\"]\n\n{} *\n\n",
+            moves.join(" ")
+        ));
+    }
+    record
+}
+
 /// A FEN for a URL: spaces as %20.
 fn url_fen(fen: &str) -> String {
     fen.replace(' ', "%20")
@@ -175,13 +187,7 @@ fn the_page_and_the_wxf_cases_through_the_api() {
 
     // Every case as one record file, read on the first recurrence as the whole record.
     let cases = cases();
-    let mut record = String::new();
-    for (id, fen, moves, _) in &cases {
-        record.push_str(&format!(
-            "[Event \"case {id}\"]\n[FEN \"{fen}\"]\n\n{} *\n\n",
-            moves.join(" ")
-        ));
-    }
+    let record = cases_record(&cases);
     let (status, reports) = server.json("POST", "/api/referee?repetitions=2", &record);
     assert_eq!(status, 200);
     let reports = reports.as_array().expect("an array of reports");
@@ -380,13 +386,7 @@ fn has_english_word(text: &str) -> Option<String> {
 fn rulings_the_page_and_positions_in_chinese() {
     let server = Server::start();
     let cases = cases();
-    let mut record = String::new();
-    for (id, fen, moves, _) in &cases {
-        record.push_str(&format!(
-            "[Event \"case {id}\"]\n[FEN \"{fen}\"]\n\n{} *\n\n",
-            moves.join(" ")
-        ));
-    }
+    let record = cases_record(&cases);
     for lang in ["zh-Hans", "zh-Hant"] {
         let path = format!("/api/referee?repetitions=2&lang={lang}");
         let (status, reports) = server.json("POST", &path, &record);
