@@ -77,9 +77,10 @@ class Game:
         """The moves played, in ICCS."""
     def losing_moves(self) -> list[str]:
         """The legal moves after which the side to move loses by repetition."""
-    def report(self) -> Report:
-        """The referee's report on the game so far."""
-    def ruling(self) -> Optional[Report]:
+    def report(self, lang: str = "en") -> Report:
+        """The referee's report on the game so far, its words in ``lang`` (``en``, ``zh-Hans``
+        or ``zh-Hant``)."""
+    def ruling(self, lang: str = "en") -> Optional[Report]:
         """The report if the game stands decided here (mate, stalemate, a repetition ruled),
         else None."""
 
@@ -94,13 +95,15 @@ def referee(
     repetitions: int = 3,
     first_decision: bool = False,
     move_limit: int = 60,
+    lang: str = "en",
 ) -> list[Report]:
     """Judges game files as ``xq referee --json`` does: ``path`` is a file or a directory, whose
     game files are chosen as the command line chooses them (files without a game and the
     referee's own HTML reports left out). ``repetitions`` (2 to 100): how many times a position
     must occur to make a repetition; ``first_decision`` takes the first ruling as the result (the
     WXF case suite's convention); ``move_limit`` is the move-count rule (moves by each side
-    without a capture; 0 for none). Raises FileNotFoundError for a missing path, and XqError for
+    without a capture; 0 for none); ``lang`` the language of the reports' words (``en``,
+    ``zh-Hans``, ``zh-Hant``; the machine fields are the same in each). Raises FileNotFoundError for a missing path, and XqError for
     a string that names no file but reads as record text (judge that with ``referee_text``)."""
 
 def referee_text(
@@ -108,6 +111,7 @@ def referee_text(
     repetitions: int = 3,
     first_decision: bool = False,
     move_limit: int = 60,
+    lang: str = "en",
 ) -> list[Report]:
     """Judges the games in the text of a record (PGN in any notation, DhtmlXQ), as ``referee``
     judges a file's."""
@@ -117,6 +121,7 @@ def iter_referee(
     repetitions: int = 3,
     first_decision: bool = False,
     move_limit: int = 60,
+    lang: str = "en",
 ) -> GameReports:
     """Like ``referee``, one report at a time, reading one file at a time."""
 
@@ -125,5 +130,6 @@ def iter_referee_text(
     repetitions: int = 3,
     first_decision: bool = False,
     move_limit: int = 60,
+    lang: str = "en",
 ) -> GameReports:
     """Like ``referee_text``, one report at a time."""

@@ -18,7 +18,8 @@ use xq::position::{Outcome, Position as RustPosition};
 use xq::record::describe::{write_chinese, write_wxf};
 use xq::record::notation::{resolve, shapes};
 use xq::referee::inputs::{Source, sources_at};
-use xq::referee::json::report_json;
+use xq::referee::json::report_json_in;
+use xq::referee::render::Lang;
 use xq::referee::{Adjudicator, DEFAULT_MOVE_LIMIT, GameReport, Judging, REPETITIONS_RANGE, Rules};
 
 create_exception!(xq, XqError, PyValueError, "Any error of the xq module.");
@@ -239,19 +240,24 @@ impl Game {
     /// The referee's report on the game so far, as `xq referee --json` gives it for a record of
     /// these moves: result, reason, ply, violator, cycles, chased pieces, why each counts as
     /// unprotected, the WXF rule cited, the explanation, and the repetitions on the way.
-    fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    /// The words (explanation, notes, rule) are in `lang`: `en`, `zh-Hans` or `zh-Hant`.
+    #[pyo3(signature = (lang = "en"))]
+    fn report<'py>(&self, py: Python<'py>, lang: &str) -> PyResult<Bound<'py, PyAny>> {
+        let lang = read_lang(lang)?;
         let r = self.judge()?;
-        to_python(py, &report_json(&r))
+        to_python(py, &report_json_in(&r, lang))
     }
 
     /// The ruling at this point: the report if the game stands decided (checkmate, stalemate or
     /// a repetition ruled, as the record ends here), else None.
-    fn ruling<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    #[pyo3(signature = (lang = "en"))]
+    fn ruling<'py>(&self, py: Python<'py>, lang: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let lang = read_lang(lang)?;
         let r = self.judge()?;
         if r.decision().is_none() {
             return Ok(None);
         }
-        to_python(py, &report_json(&r)).map(Some)
+        to_python(py, &report_json_in(&r, lang)).map(Some)
     }
 
     fn __repr__(&self) -> String {
@@ -441,40 +447,52 @@ fn report_list<'py>(py: Python<'py>, values: &[Value]) -> PyResult<Bound<'py, Py
 /// judged on all cores with the interpreter's lock released. Record text is judged by
 /// `referee_text`.
 #[pyfunction]
-#[pyo3(signature = (path, repetitions = Rules::DEFAULT.repetitions, first_decision = false, move_limit = DEFAULT_MOVE_LIMIT))]
+#[pyo3(signature = (path, repetitions = Rules::DEFAULT.repetitions, first_decision = false, move_limit = DEFAULT_MOVE_LIMIT, lang = "en"))]
 fn referee<'py>(
     py: Python<'py>,
     path: &Bound<'py, PyAny>,
     repetitions: u32,
     first_decision: bool,
     move_limit: u32,
+    lang: &str,
 ) -> PyResult<Bound<'py, PyList>> {
     let config = referee_config(repetitions, first_decision, move_limit)?;
+    let lang = read_lang(lang)?;
     let sources = sources_of(path)?;
-    let values = py.detach(|| judge_all(sources, config));
+    let values = py.detach(|| judge_all(sources, config, lang));
     report_list(py, &values)
 }
 
 /// Judges the games in the text of a record (PGN in any notation, DhtmlXQ) as `referee` judges a
 /// file's.
 #[pyfunction]
-#[pyo3(signature = (text, repetitions = Rules::DEFAULT.repetitions, first_decision = false, move_limit = DEFAULT_MOVE_LIMIT))]
+#[pyo3(signature = (text, repetitions = Rules::DEFAULT.repetitions, first_decision = false, move_limit = DEFAULT_MOVE_LIMIT, lang = "en"))]
 fn referee_text<'py>(
     py: Python<'py>,
     text: &str,
     repetitions: u32,
     first_decision: bool,
     move_limit: u32,
+    lang: &str,
 ) -> PyResult<Bound<'py, PyList>> {
     let config = referee_config(repetitions, first_decision, move_limit)?;
+    let lang = read_lang(lang)?;
     let source = text_source(text);
-    let values = py.detach(|| judge_all(vec![source], config));
+    let values = py.detach(|| judge_all(vec![source], config, lang));
     report_list(py, &values)
 }
 
-/// Every report of the sources, as JSON, in source and game order.
-fn judge_all(sources: Vec<Source>, config: Rules) -> Vec<Value> {
-    judging(sources, config).map(|r| report_json(&r)).collect()
+/// Every report of the sources, as JSON with its words in `lang`, in source and game order.
+fn judge_all(sources: Vec<Source>, config: Rules, lang: Lang) -> Vec<Value> {
+    judging(sources, config)
+        .map(|r| report_json_in(&r, lang))
+        .collect()
+}
+
+/// A language from its tag (`en`, `zh-Hans`, `zh-Hant`).
+fn read_lang(tag: &str) -> PyResult<Lang> {
+    tag.parse()
+        .map_err(|e: xq::referee::render::UnknownLang| XqError::new_err(e.to_string()))
 }
 
 /// An iterator over the reports of a collection's games, judged a batch of inputs at a time,
@@ -482,6 +500,7 @@ fn judge_all(sources: Vec<Source>, config: Rules) -> Vec<Value> {
 #[pyclass(module = "xq")]
 struct GameReports {
     judging: Judging,
+    lang: Lang,
 }
 
 #[pymethods]
@@ -491,8 +510,8 @@ impl GameReports {
     }
 
     fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let judging = &mut self.judging;
-        match py.detach(|| judging.next().map(|r| report_json(&r))) {
+        let (judging, lang) = (&mut self.judging, self.lang);
+        match py.detach(|| judging.next().map(|r| report_json_in(&r, lang))) {
             Some(v) => to_python(py, &v).map(Some),
             None => Ok(None),
         }
@@ -501,32 +520,36 @@ impl GameReports {
 
 /// Like `referee`, but yields the reports one by one, reading one file at a time.
 #[pyfunction]
-#[pyo3(signature = (path, repetitions = Rules::DEFAULT.repetitions, first_decision = false, move_limit = DEFAULT_MOVE_LIMIT))]
+#[pyo3(signature = (path, repetitions = Rules::DEFAULT.repetitions, first_decision = false, move_limit = DEFAULT_MOVE_LIMIT, lang = "en"))]
 fn iter_referee(
     path: &Bound<'_, PyAny>,
     repetitions: u32,
     first_decision: bool,
     move_limit: u32,
+    lang: &str,
 ) -> PyResult<GameReports> {
     let config = referee_config(repetitions, first_decision, move_limit)?;
     Ok(GameReports {
         judging: judging(sources_of(path)?, config),
+        lang: read_lang(lang)?,
     })
 }
 
 /// Like `referee_text`, but yields the reports one by one, judging the text a piece of whole games
 /// at a time.
 #[pyfunction]
-#[pyo3(signature = (text, repetitions = Rules::DEFAULT.repetitions, first_decision = false, move_limit = DEFAULT_MOVE_LIMIT))]
+#[pyo3(signature = (text, repetitions = Rules::DEFAULT.repetitions, first_decision = false, move_limit = DEFAULT_MOVE_LIMIT, lang = "en"))]
 fn iter_referee_text(
     text: &str,
     repetitions: u32,
     first_decision: bool,
     move_limit: u32,
+    lang: &str,
 ) -> PyResult<GameReports> {
     let config = referee_config(repetitions, first_decision, move_limit)?;
     Ok(GameReports {
         judging: judging(vec![text_source(text)], config),
+        lang: read_lang(lang)?,
     })
 }
 

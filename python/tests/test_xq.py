@@ -130,6 +130,35 @@ def test_the_173_wxf_cases_through_python():
     assert wrong == []
 
 
+def test_rulings_in_chinese_keep_their_machine_fields():
+    import re
+
+    cases = wxf_cases()
+    text = "\n".join(record(c) for c in cases)
+    english = xq.referee_text(text, repetitions=2, first_decision=True)
+    for lang, check in [("zh-Hans", "长将"), ("zh-Hant", "長將")]:
+        reports = xq.referee_text(text, repetitions=2, first_decision=True, lang=lang)
+        assert [r["result"] for r in reports] == [r["result"] for r in english]
+        assert any(check in r["explanation"] for r in reports), lang
+        for c, r in zip(cases, reports):
+            # No English word: only moves and squares (h2e2, d7), FEN boards and WXF.
+            words = [
+                w
+                for token in r["explanation"].split()
+                if "/" not in token
+                for w in re.findall(r"[A-Za-z][A-Za-z0-9]+", token)
+                if not re.fullmatch(r"([a-i][0-9]){1,2}|WXF", w)
+            ]
+            assert words == [], (c["case"], lang, words, r["explanation"])
+    g = xq.Game(DIAGRAM_1, repetitions=2)
+    for m in ["h8h9", "f9f8", "h9h8", "f8f9"] * 2:
+        g.push(m)
+    assert "长将" in g.ruling(lang="zh-Hans")["explanation"]
+    assert "perpetual check" in g.report()["explanation"]
+    with pytest.raises(xq.XqError, match="zh-Hans"):
+        xq.referee_text(text, lang="fr")
+
+
 def test_record_text_and_paths_are_told_apart():
     reports = xq.referee_text("1. h2e2 h9g7 *")
     assert [r["moves"] for r in reports] == [["h2e2", "h9g7"]]
