@@ -344,6 +344,24 @@ def main():
               f"{text_of(driver, '#status')!r}")
         driver.save_screenshot(os.path.join(SHOTS, "play.png"))
 
+        # e. The page in Chinese, chosen with its switch, judging a file picked with its chooser.
+        print("in Chinese:")
+        Select(driver.find_element(By.ID, "lang")).select_by_value("zh-Hans")
+        wait_for(driver, "the page in zh-Hans",
+                 lambda d: d.execute_script("return document.documentElement.lang") == "zh-Hans")
+        wait_for(driver, "32 pieces on the board", lambda d: len(d.find_elements(By.CSS_SELECTOR, "#svgboard g.piece")) == 32)
+        record_file = os.path.join(SHOTS, "case119.pgn")
+        with open(record_file, "w", encoding="utf-8") as f:
+            f.write(CHASE_RECORD)
+        Select(driver.find_element(By.ID, "repetitions")).select_by_visible_text("2")
+        driver.execute_script("document.getElementById('verdict').textContent = '';")
+        driver.find_element(By.ID, "file").send_keys(os.path.abspath(record_file))
+        wait_for(driver, "the ruling of the chosen file", lambda d: d.find_elements(By.ID, "ruling"))
+        ruling = driver.find_element(By.ID, "ruling").text
+        check("黑方胜" in ruling, f"the ruling is not in Chinese: {ruling!r}")
+        print(f"  switched to zh-Hans, chose case119.pgn: {ruling!r}")
+        driver.save_screenshot(os.path.join(SHOTS, "chinese.png"))
+
         errors = [e["message"] for e in driver.get_log("browser")
                   if e["level"] == "SEVERE" and "favicon.ico" not in e["message"]]
         check(not errors, f"the browser's console shows errors: {errors}")
