@@ -251,7 +251,7 @@ def step_through(driver, url, api):
 def main():
     started = time.monotonic()
     os.makedirs(SHOTS, exist_ok=True)
-    for name in ("check.png", "ruling.png", "play.png", "failure.png"):
+    for name in ("check.png", "ruling.png", "play.png", "chinese.png", "failure.png"):
         if os.path.exists(os.path.join(SHOTS, name)):
             os.remove(os.path.join(SHOTS, name))
     xq = find_xq()
@@ -397,7 +397,7 @@ def main():
         print(f"browser test FAILED: xq serve exited with status {status} on SIGTERM", file=sys.stderr)
         return 1
     print("xq serve stopped on SIGTERM with status 0")
-    print(f"screenshots: {', '.join(os.path.join(SHOTS, n) for n in ('check.png', 'ruling.png', 'play.png'))}")
+    print(f"screenshots: {', '.join(os.path.join(SHOTS, n) for n in ('check.png', 'ruling.png', 'play.png', 'chinese.png'))}")
     print(f"browser test passed in {time.monotonic() - started:.1f} s")
     return 0
 
