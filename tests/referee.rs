@@ -611,7 +611,7 @@ fn directory_links_and_fifos_end() {
         .status()
         .is_ok_and(|s| s.success());
     let (_, text) = referee_within(&[dir.to_str().unwrap()], None);
-    assert!(text.contains("summary: 1 games"), "{text}");
+    assert!(text.contains("summary: 1 game,"), "{text}");
     if fifo {
         assert!(
             text.contains("x.pgn: error: cannot read: not a regular file"),
@@ -745,7 +745,7 @@ fn broken_text_is_an_error_at_its_line_and_markers_in_comments_stay_comments() {
     std::fs::write(&marker, "[Event \"A\"]\n1. h2e2 {see [DhtmlXQ]} h9g7 1-0\n").unwrap();
     let (code, text) = referee_within(&[marker.to_str().unwrap()], None);
     assert_eq!(code, Some(0), "{text}");
-    assert!(text.contains("summary: 1 games"), "{text}");
+    assert!(text.contains("summary: 1 game,"), "{text}");
     let broken = dir.join("b.pgn");
     std::fs::write(
         &broken,
@@ -913,7 +913,7 @@ fn a_deep_tree_is_walked_to_the_bottom() {
     assert!(found[0].0.ends_with("d/g.pgn") && found[0].1.is_none());
     let (code, text) = referee_within(&[dir.to_str().unwrap()], None);
     assert_eq!(code, Some(0), "{text}");
-    assert!(text.contains("summary: 1 games"), "{text}");
+    assert!(text.contains("summary: 1 game,"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -941,7 +941,7 @@ fn skipped_files_are_named_and_a_run_can_be_repeated() {
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
-        assert!(stdout.contains("summary: 1 games"), "{stdout}");
+        assert!(stdout.contains("summary: 1 game,"), "{stdout}");
         assert!(!stdout.contains("report.html"), "{stdout}");
         let named = format!(
             "5 files without games skipped ({}, {}, {} and 2 more)",

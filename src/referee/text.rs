@@ -161,9 +161,43 @@ const SKIPPED_NAMED: usize = 3;
 
 /// The first `named` of `names`, and how many more: "a, b, c and 2 more".
 fn some_of(w: &Words, names: &[String], named: usize) -> String {
+    // One more is named rather than counted: "and 1 more" would hide it for no room saved.
+    let named = if names.len() == named + 1 {
+        names.len()
+    } else {
+        named
+    };
     let shown: Vec<String> = names.iter().take(named).map(|n| printable(n)).collect();
     match names.len().saturating_sub(named) {
         0 => shown.join(w.list_separator),
         more => (w.and_more)(&shown.join(w.list_separator), more),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_more_name_is_named_not_counted() {
+        let w = Lang::En.words();
+        let names: Vec<String> = ["a", "b", "c", "d", "e"].map(String::from).to_vec();
+        assert_eq!(some_of(w, &names[..4], 3), "a, b, c, d");
+        assert_eq!(some_of(w, &names, 3), "a, b, c and 2 more");
+        assert_eq!(some_of(w, &names[..2], 3), "a, b");
+    }
+
+    #[test]
+    fn one_game_and_one_file_are_counted_in_the_singular() {
+        let w = Lang::En.words();
+        let one = (w.summary)(1, 0, "", 1, 0, 0);
+        assert!(one.starts_with("summary: 1 game, 0 ruled"), "{one}");
+        let two = (w.summary)(2, 0, "", 2, 0, 0);
+        assert!(two.starts_with("summary: 2 games, "), "{two}");
+        assert_eq!((w.unreadable_files)(1), "; 1 unreadable file");
+        assert_eq!(
+            (w.skipped_files)(1, "x.txt"),
+            "; 1 file without games skipped (x.txt)"
+        );
     }
 }

@@ -184,13 +184,17 @@ pub static EN: Words = Words {
         } else {
             format!(" ({reasons})")
         };
+        let games = counted(games, "game", "games");
         format!(
-            "summary: {games} games, {ruled} ruled{reasons}, {unruled} without a ruling; {errors} with errors; {disagree} disagree with the record"
+            "summary: {games}, {ruled} ruled{reasons}, {unruled} without a ruling; {errors} with errors; {disagree} disagree with the record"
         )
     },
     reason_count: |n, reason| format!("{n} {reason}"),
-    unreadable_files: |n| format!("; {n} unreadable files"),
-    skipped_files: |n, named| format!("; {n} files without games skipped ({named})"),
+    unreadable_files: |n| format!("; {}", counted(n, "unreadable file", "unreadable files")),
+    skipped_files: |n, named| {
+        let files = counted(n, "file without games", "files without games");
+        format!("; {files} skipped ({named})")
+    },
     and_more: |named, more| format!("{named} and {more} more"),
     pace: |plies, secs, rate| format!("; {plies} plies in {secs:.3} s ({rate:.0} games/s)"),
     legend: |red, black| {
@@ -375,4 +379,9 @@ fn defender_fails(
             format!("the {piece} on {d} cannot take back without exposing its king")
         }
     }
+}
+
+/// A count with its noun, singular for one: "1 game", "3 games".
+fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
