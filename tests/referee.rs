@@ -595,6 +595,35 @@ fn command_line() {
     assert_eq!(out.status.code(), Some(2), "bad usage");
 }
 
+/// Ruled at its first decision with moves recorded after it, a perpetual check does not say the
+/// record ends in the repetition, which the next line (the record goes on) would contradict.
+#[test]
+fn a_first_decision_before_the_end_says_the_record_goes_on() {
+    use std::process::Command;
+    let record = std::env::temp_dir().join(format!("xq-first-{}.pgn", std::process::id()));
+    std::fs::write(
+        &record,
+        "[Event \"x\"]\n[FEN \"c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w\"]\n\
+         1. h8h9 f9f8 2. h9h8 f8f9 3. h8h9 f9f8 4. h9h8 f8f9 5. h8h9 f9f8 *\n",
+    )
+    .expect("temp file");
+    let out = Command::new(env!("CARGO_BIN_EXE_xq"))
+        .args(["referee", "--first-decision", "--repetitions", "2"])
+        .arg(&record)
+        .output()
+        .expect("xq runs");
+    let _ = std::fs::remove_file(&record);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("perpetual check at ply 4: Red had to change moves; this first decision is taken as the result, with the record going on 6 plies after it; Black wins"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("the record ends in the repetition"),
+        "{text}"
+    );
+}
+
 /// A directory with links back to itself and a FIFO among its game files: each game is judged
 /// once and the FIFO is named, instead of a walk without end or a read that blocks.
 #[cfg(unix)]

@@ -79,6 +79,13 @@ pub static EN: Words = Words {
             side(violator.flip())
         )
     },
+    decided_at_first: |reason, ply, violator, past| {
+        format!(
+            "{reason} at ply {ply}: {} had to change moves; this first decision is taken as the result, with the record going on {past} plies after it; {} wins",
+            side(violator),
+            side(violator.flip())
+        )
+    },
     repetition_draw: |reason, ply| format!("{reason} at ply {ply}: a draw"),
     rule,
     cycle: |color, v, plies, moves| {

@@ -86,6 +86,12 @@ fn repetition(w: &Words, r: &RulingReport, events: &[RepetitionEvent], texts: &[
     let d = &r.decision;
     let reason = (w.reason)(d.reason_name());
     let event = events.iter().find(|e| e.covers(d.ply));
+    // A repetition its violator had to leave, ruled there: the record's end, or (ruled at its
+    // first decision) a point the record goes on past.
+    let must_leave = |v| match r.past_ruling {
+        0 => (w.ends_in_repetition)(reason, d.ply, v),
+        past => (w.decided_at_first)(reason, d.ply, v, past),
+    };
     match (r.violator, event) {
         (Some(v), Some(e)) if e.kept_on.is_none() && e.last_ply == d.ply => match e.kept_up {
             Some((first, last)) => (w.kept_up_to_the_end)(
@@ -96,12 +102,12 @@ fn repetition(w: &Words, r: &RulingReport, events: &[RepetitionEvent], texts: &[
                 texts.get(first - 1).map(String::as_str),
                 d.ply.max(last),
             ),
-            None => (w.ends_in_repetition)(reason, d.ply, v),
+            None => must_leave(v),
         },
         (Some(v), Some(e)) if e.kept_on.as_ref().is_some_and(|k| k.ply == d.ply) => {
             (w.repeated_again)(reason, v, e.first_ply(), d.ply)
         }
-        (Some(v), _) => (w.ends_in_repetition)(reason, d.ply, v),
+        (Some(v), _) => must_leave(v),
         (None, _) => (w.repetition_draw)(reason, d.ply),
     }
 }

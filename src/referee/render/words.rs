@@ -83,6 +83,9 @@ pub struct Words {
     pub repeated_again: fn(reason: &str, violator: Color, told: usize, ply: usize) -> String,
     /// A record that ends in a repetition its violator must leave.
     pub ends_in_repetition: fn(reason: &str, ply: usize, violator: Color) -> String,
+    /// A repetition its violator had to leave, ruled at its first decision (`--first-decision`)
+    /// while the record goes on `past` plies after it.
+    pub decided_at_first: fn(reason: &str, ply: usize, violator: Color, past: usize) -> String,
     /// A repetition ruled a draw.
     pub repetition_draw: fn(reason: &str, ply: usize) -> String,
     /// The rule-book rule a ruling rests on.

@@ -73,6 +73,13 @@ pub static ZH: Words = Words {
             v = side(violator),
         )
     },
+    decided_at_first: |reason, ply, violator, past| {
+        format!(
+            "第{ply}步{reason}：{v}必须变着；以这第一次判决为结果（棋谱此后还有{past}步）；{v}判负，{}胜",
+            side(violator.flip()),
+            v = side(violator),
+        )
+    },
     repetition_draw: |reason, ply| format!("第{ply}步{reason}：作和"),
     rule,
     cycle: |color, v, plies, moves| {
