@@ -195,6 +195,12 @@ mod tests {
         let two = (w.summary)(2, 0, "", 2, 0, 0);
         assert!(two.starts_with("summary: 2 games, "), "{two}");
         assert_eq!((w.unreadable_files)(1), "; 1 unreadable file");
+        assert_eq!((w.ply_count)(1), "1 ply");
+        assert_eq!((w.ply_count)(2), "2 plies");
+        assert_eq!(
+            (w.past_ruling)(1),
+            "the record continues 1 ply past the ruling"
+        );
         assert_eq!(
             (w.skipped_files)(1, "x.txt"),
             "; 1 file without games skipped (x.txt)"

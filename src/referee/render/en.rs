@@ -104,7 +104,12 @@ pub static EN: Words = Words {
     unprotected: |ply, why| format!("unprotected at ply {ply}: {why}"),
     repeated_position: |fen, plies| format!("repeated position {fen} at plies {plies}"),
     reply_not_recorded: "the record ends here: the last move's reply is not recorded",
-    past_ruling: |n| format!("the record continues {n} plies past the ruling"),
+    past_ruling: |n| {
+        format!(
+            "the record continues {} past the ruling",
+            counted(n, "ply", "plies")
+        )
+    },
     on_the_way: "repetitions on the way:",
     event: |ply, kind, violator| match violator {
         Some(v) => format!("ply {ply}: {kind}; {} must change moves", side(v)),
@@ -171,7 +176,7 @@ pub static EN: Words = Words {
         out
     },
     file_error: |file, error| format!("{file}: error: {error}"),
-    ply_count: |n| format!("{n} plies"),
+    ply_count: |n| counted(n, "ply", "plies"),
     format: Format::name,
     notation: Notation::name,
     encoding: Encoding::name,
@@ -212,7 +217,12 @@ pub static EN: Words = Words {
     legend_glyph: |glyph, k| format!("{glyph} {} ({})", kind(k), wxf_letter(k)),
     on_the_way_remark: |event| format!("repetition on the way: {event}"),
     error_remark: |error| format!("error: {error}"),
-    past_ruling_remark: |n| format!("record continues {n} plies past the ruling"),
+    past_ruling_remark: |n| {
+        format!(
+            "record continues {} past the ruling",
+            counted(n, "ply", "plies")
+        )
+    },
     record_result: |text, a| format!("{text} ({})", agreement(a)),
     game_heading: |file, game, verdict, reason, ply| {
         format!(
