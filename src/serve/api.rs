@@ -110,10 +110,7 @@ fn browser_lang(list: &str) -> Option<Lang> {
         match parts.next()? {
             "en" => Some(Lang::En),
             "zh" => {
-                let traditional = tag
-                    .split('-')
-                    .skip(1)
-                    .any(|p| matches!(p, "hant" | "tw" | "hk" | "mo"));
+                let traditional = parts.any(|p| matches!(p, "hant" | "tw" | "hk" | "mo"));
                 Some(if traditional {
                     Lang::ZhHant
                 } else {
