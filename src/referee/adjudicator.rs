@@ -161,33 +161,25 @@ impl Adjudicator {
     /// How a record that stops here ended; `complete` says the record really ends here (every
     /// recorded move was read and replayed), so that a repetition it ends in can be ruled.
     ///
-    /// With `first_decision`, the first decision, else a repetition the record ends in judged
-    /// with the last move's reply unknown (provisional). Otherwise as an arbiter reads it: a mate
-    /// or stalemate on the board at the end; else a forbidden repetition the violator kept on
-    /// with; else a repetition (or a violation kept up on other squares) the record ends in; else
-    /// the move-count rule, reached in the stretch without a capture the record ends in; else the
-    /// cap on plies; else nothing (the record's result stands).
+    /// The decision that ended the game first decides it, as it would have as the game was
+    /// played ([`Adjudicator::decision`]): a mate or stalemate; with `first_decision` the first
+    /// repetition ruled, otherwise a forbidden repetition the violator kept on with; the
+    /// move-count rule where it was reached, though the record goes on (a capture after it
+    /// included); the cap on plies. Failing those, what the record ends in: with
+    /// `first_decision` a repetition judged with the last move's reply unknown (provisional);
+    /// otherwise a repetition (or a violation kept up on other squares) the record ends in, as
+    /// an arbiter reads it; else nothing (the record's result stands).
     pub fn ending(&self, complete: bool) -> Ending {
-        if self.rules.first_decision {
-            return match &self.decision {
-                Some(d) => Ending {
-                    decision: Some(d.clone()),
-                    provisional: false,
-                },
-                None => self.end_of_record(complete),
+        if let Some(d) = &self.decision {
+            return Ending {
+                decision: Some(d.clone()),
+                provisional: false,
             };
         }
+        if self.rules.first_decision {
+            return self.end_of_record(complete);
+        }
         let plies = self.plies();
-        let settled = |decision| Ending {
-            decision: Some(decision),
-            provisional: false,
-        };
-        if let Some(end) = self.terminal() {
-            return settled(end);
-        }
-        if let Some(kept) = self.events().iter().find_map(|e| e.kept_on.as_ref()) {
-            return settled(repetition(kept, kept.ply));
-        }
         if complete
             && let Some(open) = self
                 .events()
@@ -201,20 +193,13 @@ impl Adjudicator {
                     decision: Some(repetition(&open.latest, plies)),
                     provisional: last == plies && !self.history.is_settled(last),
                 },
-                None => settled(repetition(&open.latest, open.latest.ply)),
+                None => Ending {
+                    decision: Some(repetition(&open.latest, open.latest.ply)),
+                    provisional: false,
+                },
             };
         }
-        let end = self.end_of_record(complete);
-        if end.decision.is_some() {
-            return end;
-        }
-        if let Some(limit) = self.move_limit_at_end() {
-            return settled(limit);
-        }
-        match self.ply_limit() {
-            Some(cap) => settled(cap),
-            None => end,
-        }
+        self.end_of_record(complete)
     }
 
     /// A repetition the record ends in, judged with the last move's reply unknown.
@@ -374,6 +359,26 @@ mod tests {
         assert_eq!((d.ply, &d.reason), (3, &Reason::PlyLimit(3)));
         let words = capped.explain(d);
         assert!(words.contains("the cap of 3 plies"), "{words}");
+    }
+
+    #[test]
+    fn the_draw_reached_first_decides_the_record_however_it_goes_on() {
+        let arbiter = Rules {
+            move_limit: Some(2),
+            ..Rules::arbiter(3)
+        };
+        // The horses shuffle with no capture: the move-count rule is reached at ply 4, and the
+        // start position recurs a third time at ply 8. A record ending there, one more ply on,
+        // or going on with a capture is drawn where the rule was reached, as a match is.
+        let shuffle = "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9";
+        for tail in ["", " h0g2", " h2h9"] {
+            let game = played(arbiter, &format!("{shuffle}{tail}"));
+            let ending = game.ending(true);
+            let d = ending.decision.expect("decided");
+            assert_eq!((d.ply, &d.reason), (4, &Reason::MoveLimit(2)), "{tail}");
+            assert_eq!(Some(&d), game.decision(), "{tail}");
+            assert!(!ending.provisional);
+        }
     }
 
     #[test]
