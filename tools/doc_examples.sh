@@ -5,8 +5,11 @@
 # A fenced block runs when its info string is `sh run` or `python run`:
 #
 #     ```sh run
-#     xq referee --repetitions 2 docs/examples/perpetual-check.pgn | grep -q 'perpetual check'
+#     xq referee --repetitions 2 docs/examples/perpetual-check.pgn | grep 'perpetual check' >/dev/null
 #     ```
+#
+# (Not `| grep -q`: grep would stop reading at the first match, the writer would fail on the closed
+# pipe, and pipefail would fail the block.)
 #
 # Plain ```sh (or ```python) blocks are shown to the reader and never run: examples that need
 # data outside the repository (../shared), the network, or minutes of a machine's time.
