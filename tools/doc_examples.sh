@@ -19,7 +19,8 @@
 # block that starts a server or an engine in the background must end it itself (a trap on EXIT).
 # `python run` blocks run with the virtual environment tools/python_test.sh makes
 # (target/python-venv); without it they fail, saying so. Blocks must use only files of the
-# repository (tests/data/, wxf_cases/, docs/examples/, tools/openings.txt), and no network.
+# repository (tests/data/, wxf_cases/, docs/examples/, tools/openings.txt), and no network but
+# loopback (curl is installed with apt-get when it is missing).
 #
 # Every block is run, failed or not; a failure prints the file, the line its block starts on, the
 # block and its output. The run ends with "N blocks run, M failed" and fails if any did.
@@ -31,6 +32,16 @@ root=$PWD
 XQ=${XQ:-}
 BLOCK_TIMEOUT=${BLOCK_TIMEOUT:-120}
 VENV_PYTHON=$root/target/python-venv/bin/python
+
+# The examples of the HTTP API call it with curl.
+if ! command -v curl >/dev/null 2>&1; then
+    if command -v apt-get >/dev/null 2>&1; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq curl
+    else
+        echo "curl missing and no apt-get to install it with" >&2
+        exit 1
+    fi
+fi
 
 # Built afresh unless XQ names a binary, so that the examples run against the code of the checkout
 # (cargo has nothing to do when the build is up to date).
