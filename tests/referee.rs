@@ -356,6 +356,18 @@ fn repetitions_on_the_way_are_events_not_endings() {
         "{}",
         render::explanation(r, Lang::En)
     );
+    // What was decided and why, not an order to the violator that reads as a warning.
+    let first_line = render::explanation(r, Lang::En)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        first_line.contains("ruled against Red: Red had to change moves")
+            && first_line.contains("before Red did; Black wins")
+            && !first_line.contains("must change"),
+        "{first_line}"
+    );
 }
 
 #[test]
@@ -615,7 +627,7 @@ fn a_first_decision_before_the_end_says_the_record_goes_on() {
     let _ = std::fs::remove_file(&record);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("perpetual check at ply 4: Red had to change moves; this first decision is taken as the result, with the record going on 6 plies after it; Black wins"),
+        text.contains("perpetual check at ply 4, ruled against Red: Red had to change moves, and this first decision is taken as the result, with the record going on 6 plies after it; Black wins"),
         "{text}"
     );
     assert!(
@@ -1108,8 +1120,8 @@ fn command_line_in_chinese() {
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
     for words in [
-        "长捉：红方必须变着",
-        "红方判负，黑方胜",
+        "长捉，判红方负：红方必须变着",
+        "以这第一次判决为结果（棋谱此后还有1步）；黑方胜",
         "WXF 规则第15条和第19条",
         "总计：173局",
     ] {
@@ -1127,7 +1139,10 @@ fn command_line_in_chinese() {
     assert_eq!(case["reason"], "perpetual chase");
     assert_eq!(case["violator"], "red");
     let explanation = case["explanation"].as_str().expect("an explanation");
-    assert!(explanation.contains("長捉：紅方必須變著"), "{explanation}");
+    assert!(
+        explanation.contains("長捉，判紅方負：紅方必須變著"),
+        "{explanation}"
+    );
     assert!(
         case["rule"]
             .as_str()

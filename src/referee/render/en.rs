@@ -74,16 +74,16 @@ pub static EN: Words = Words {
     },
     ends_in_repetition: |reason, ply, violator| {
         format!(
-            "{reason} at ply {ply}: {} must change moves, and the record ends in the repetition; {} wins",
-            side(violator),
-            side(violator.flip())
+            "{reason} at ply {ply}, ruled against {v}: {v} had to change moves, and the record ends in the repetition before {v} did; {} wins",
+            side(violator.flip()),
+            v = side(violator),
         )
     },
     decided_at_first: |reason, ply, violator, past| {
         format!(
-            "{reason} at ply {ply}: {} had to change moves; this first decision is taken as the result, with the record going on {past} plies after it; {} wins",
-            side(violator),
-            side(violator.flip())
+            "{reason} at ply {ply}, ruled against {v}: {v} had to change moves, and this first decision is taken as the result, with the record going on {past} plies after it; {} wins",
+            side(violator.flip()),
+            v = side(violator),
         )
     },
     repetition_draw: |reason, ply| format!("{reason} at ply {ply}: a draw"),

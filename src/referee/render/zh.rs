@@ -68,14 +68,14 @@ pub static ZH: Words = Words {
     },
     ends_in_repetition: |reason, ply, violator| {
         format!(
-            "第{ply}步{reason}：{v}必须变着，而棋谱以这一循环结束；{v}判负，{}胜",
+            "第{ply}步{reason}，判{v}负：{v}必须变着，而棋谱在{v}变着之前以这一循环结束；{}胜",
             side(violator.flip()),
             v = side(violator),
         )
     },
     decided_at_first: |reason, ply, violator, past| {
         format!(
-            "第{ply}步{reason}：{v}必须变着；以这第一次判决为结果（棋谱此后还有{past}步）；{v}判负，{}胜",
+            "第{ply}步{reason}，判{v}负：{v}必须变着，以这第一次判决为结果（棋谱此后还有{past}步）；{}胜",
             side(violator.flip()),
             v = side(violator),
         )
