@@ -634,6 +634,24 @@ fn a_first_decision_before_the_end_says_the_record_goes_on() {
         !text.contains("the record ends in the repetition"),
         "{text}"
     );
+    // One ply past the ruling, in the singular.
+    std::fs::write(
+        &record,
+        "[Event \"x\"]\n[FEN \"c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w\"]\n\
+         1. h8h9 f9f8 2. h9h8 f8f9 3. h8h9 *\n",
+    )
+    .expect("temp file");
+    let out = Command::new(env!("CARGO_BIN_EXE_xq"))
+        .args(["referee", "--first-decision", "--repetitions", "2"])
+        .arg(&record)
+        .output()
+        .expect("xq runs");
+    let _ = std::fs::remove_file(&record);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("with the record going on 1 ply after it; Black wins"),
+        "{text}"
+    );
 }
 
 /// A directory with links back to itself and a FIFO among its game files: each game is judged

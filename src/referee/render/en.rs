@@ -81,7 +81,8 @@ pub static EN: Words = Words {
     },
     decided_at_first: |reason, ply, violator, past| {
         format!(
-            "{reason} at ply {ply}, ruled against {v}: {v} had to change moves, and this first decision is taken as the result, with the record going on {past} plies after it; {} wins",
+            "{reason} at ply {ply}, ruled against {v}: {v} had to change moves, and this first decision is taken as the result, with the record going on {} after it; {} wins",
+            counted(past, "ply", "plies"),
             side(violator.flip()),
             v = side(violator),
         )
