@@ -483,11 +483,8 @@ fn wxf_rulings_in_chinese() {
             texts.extend(render::notes(r, lang));
             texts.extend(render::unprotected(r, lang));
             let events = r.judged().map_or(&[][..], |g| &g.events);
-            texts.extend(
-                events
-                    .iter()
-                    .map(|e| render::event(e, r.moves(), r.move_texts(), lang)),
-            );
+            let names = render::MoveNames::of_report(r, lang);
+            texts.extend(events.iter().map(|e| render::event(e, &names, lang)));
             if let Some(case) = r.rule_cited() {
                 texts.push(render::rule(case, lang));
                 ruled += 1;

@@ -286,17 +286,38 @@ pub fn write_wxf(pos: &Position, m: Move) -> Option<String> {
 const RED_NUMERALS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
 const BLACK_DIGITS: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
 
+/// The script Chinese move text is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Script {
+    /// Simplified characters: 车马炮, 进, 后.
+    Simplified,
+    /// Traditional characters: 車馬, 進, 後, and Black's cannon 砲 beside Red's 炮, as on the
+    /// pieces.
+    Traditional,
+}
+
 /// The Chinese character of a piece (simplified, the usual Red/Black forms).
 pub fn chinese_piece(piece: Piece) -> char {
+    chinese_piece_in(piece, Script::Simplified)
+}
+
+/// The Chinese character of a piece in a script.
+pub fn chinese_piece_in(piece: Piece, script: Script) -> char {
+    let traditional = script == Script::Traditional;
     match (piece.color, piece.kind) {
+        (Color::Red, PieceKind::King) if traditional => '帥',
         (Color::Red, PieceKind::King) => '帅',
+        (Color::Black, PieceKind::King) if traditional => '將',
         (Color::Black, PieceKind::King) => '将',
         (Color::Red, PieceKind::Advisor) => '仕',
         (Color::Black, PieceKind::Advisor) => '士',
         (Color::Red, PieceKind::Elephant) => '相',
         (Color::Black, PieceKind::Elephant) => '象',
+        (_, PieceKind::Horse) if traditional => '馬',
         (_, PieceKind::Horse) => '马',
+        (_, PieceKind::Rook) if traditional => '車',
         (_, PieceKind::Rook) => '车',
+        (Color::Black, PieceKind::Cannon) if traditional => '砲',
         (_, PieceKind::Cannon) => '炮',
         (Color::Red, PieceKind::Pawn) => '兵',
         (Color::Black, PieceKind::Pawn) => '卒',
@@ -306,23 +327,32 @@ pub fn chinese_piece(piece: Piece) -> char {
 /// Writes a move in Chinese notation as xqbase does: Chinese numerals for Red, full-width digits
 /// for Black, 前/中/后 for two or three tandem pieces, 一–五 for four or five tandem pawns.
 pub fn write_chinese(pos: &Position, m: Move) -> Option<String> {
+    write_chinese_in(pos, m, Script::Simplified)
+}
+
+/// [`write_chinese`] in a script (`炮二平五`, `馬２進３` / `马２进３`).
+pub fn write_chinese_in(pos: &Position, m: Move, script: Script) -> Option<String> {
     let d = describe(pos, m)?;
+    let traditional = script == Script::Traditional;
     let numerals = match d.piece.color {
         Color::Red => &RED_NUMERALS,
         Color::Black => &BLACK_DIGITS,
     };
     let num = |n: u8| numerals[(n as usize).clamp(1, 9) - 1];
-    let piece = chinese_piece(d.piece);
-    let dir = match d.direction {
-        Direction::Forward => '进',
-        Direction::Backward => '退',
-        Direction::Sideways => '平',
+    let piece = chinese_piece_in(d.piece, script);
+    let dir = match (d.direction, traditional) {
+        (Direction::Forward, false) => '进',
+        (Direction::Forward, true) => '進',
+        (Direction::Backward, _) => '退',
+        (Direction::Sideways, _) => '平',
     };
     let head: String = match origin(&d) {
         Origin::File(f) => [piece, num(f)].into_iter().collect(),
         Origin::Front => ['前', piece].into_iter().collect(),
         Origin::Middle => ['中', piece].into_iter().collect(),
-        Origin::Rear => ['后', piece].into_iter().collect(),
+        Origin::Rear => [if traditional { '後' } else { '后' }, piece]
+            .into_iter()
+            .collect(),
         Origin::Tandem(i) => [RED_NUMERALS[(i as usize).clamp(1, 5) - 1], piece]
             .into_iter()
             .collect(),
@@ -409,6 +439,14 @@ mod tests {
         let mut pos = pos;
         pos.play(mv("h2e2"));
         assert_eq!(write_wxf(&pos, mv("h7e7")).unwrap(), "C8=5");
+        assert_eq!(
+            write_chinese_in(&pos, mv("h9g7"), Script::Traditional).unwrap(),
+            "馬８進７"
+        );
+        assert_eq!(
+            write_chinese_in(&pos, mv("h7e7"), Script::Traditional).unwrap(),
+            "砲８平５"
+        );
         assert_eq!(write_chinese(&pos, mv("h9g7")).unwrap(), "马８进７");
     }
 

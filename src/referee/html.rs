@@ -399,22 +399,16 @@ tr.disagree td {{ background: #fff3cd; }}
         let _ = write!(s, "<pre>{}</pre>", esc(&render::explanation(r, lang)));
         if !ruling.cycles.is_empty() {
             let _ = write!(s, "<table>{}", header_row(&labels.cycle_columns));
+            let names = render::MoveNames::of_report(r, lang);
             for c in &ruling.cycles {
-                let moves: Vec<String> = c
-                    .moves
-                    .iter()
-                    .map(|(p, m)| {
-                        let text = r.move_texts().get(p - 1).map_or("", String::as_str);
-                        format!("{p}: {m} {}", esc(text))
-                    })
-                    .collect();
+                // The side's own moves and their plies, as the explanation above gives them.
+                let (plies, moves) = render::cycle_row(&names, c, lang);
+                let moves: Vec<String> = moves.iter().map(|m| esc(m)).collect();
                 let _ = write!(
                     s,
-                    "<tr><td>{}</td><td>{}</td><td>{}–{}</td><td>{}</td><td>{}</td></tr>",
+                    "<tr><td>{}</td><td>{}</td><td>{plies}</td><td>{}</td><td>{}</td></tr>",
                     render::side(c.color, lang),
                     render::violation(c.violation, lang),
-                    c.first_ply + 1,
-                    c.last_ply,
                     moves.join("<br>"),
                     esc(&render::pieces_on(&c.chased, lang))
                 );
@@ -524,5 +518,35 @@ mod tests {
         assert!(hant.contains("<html lang=\"zh-Hant\">"));
         assert!(hant.contains("裁判報告") && hant.contains("<td>黑方勝</td>"));
         assert!(hant.contains("長將"), "the ruling");
+    }
+
+    #[test]
+    fn a_cycle_row_gives_the_plies_and_moves_the_explanation_gives() {
+        let reports = two_games();
+        let checks = &reports[1];
+        let text = render::explanation(checks, Lang::En);
+        let page = report("games.pgn", &reports, "", Lang::En);
+        // Red's cycle: its own moves at plies 3 and 5, in the text and in the row alike.
+        assert!(
+            text.contains("Red's moves at plies 3-5: h9h8, h8h9"),
+            "{text}"
+        );
+        assert!(
+            page.contains("<td>3–5</td><td>3: h9h8<br>5: h8h9</td>"),
+            "{page}"
+        );
+        // Black's row lists Black's moves only.
+        assert!(
+            page.contains("<td>2–4</td><td>2: f9f8<br>4: f8f9</td>"),
+            "{page}"
+        );
+        // In Chinese, each move in Chinese notation beside its ICCS, in the script's characters.
+        let hans = report("games.pgn", &reports, "", Lang::ZhHans);
+        assert!(hans.contains("3: 车二退一（h9h8）"), "{hans}");
+        let hant = report("games.pgn", &reports, "", Lang::ZhHant);
+        assert!(
+            hant.contains("3: 車二退一（h9h8）<br>5: 車二進一（h8h9）"),
+            "{hant}"
+        );
     }
 }

@@ -23,7 +23,7 @@ fn move_json(ply: usize, m: Move, texts: &[String]) -> Value {
 }
 
 /// A repetition met on the way.
-fn event_json(e: &RepetitionEvent, moves: &[Move], texts: &[String], lang: Lang) -> Value {
+fn event_json(e: &RepetitionEvent, names: &render::MoveNames, lang: Lang) -> Value {
     json!({
         "kind": e.kind(),
         "first_ply": e.first_ply(),
@@ -35,7 +35,7 @@ fn event_json(e: &RepetitionEvent, moves: &[Move], texts: &[String], lang: Lang)
         "varied_by": e.varied.map(|(c, _)| c.name()),
         "varied_ply": e.varied.map(|(_, p)| p),
         "ruled_anew_ply": e.ruled_anew,
-        "description": render::event(e, moves, texts, lang),
+        "description": render::event(e, names, lang),
     })
 }
 
@@ -98,10 +98,11 @@ pub fn report_json_in(r: &GameReport, lang: Lang) -> Value {
         })
         .collect();
     let judged = r.judged();
+    let names = render::MoveNames::of_report(r, lang);
     let events: Vec<Value> = judged
         .map_or(&[][..], |g| &g.events)
         .iter()
-        .map(|e| event_json(e, r.moves(), texts, lang))
+        .map(|e| event_json(e, &names, lang))
         .collect();
     json!({
         "file": r.file,

@@ -3,7 +3,7 @@
 //! characters escaped, so that a record never drives the terminal.
 
 use super::render::words::Words;
-use super::render::{self, Lang};
+use super::render::{self, Lang, verbatim};
 use super::{Agreement, GameReport};
 use crate::clip::printable;
 use std::fmt::Write as _;
@@ -19,10 +19,10 @@ pub fn report_text_in(r: &GameReport, lang: Lang) -> String {
     let w = lang.words();
     if r.game == 0 {
         return lang.finish((w.file_error)(
-            &printable(&r.file),
+            &verbatim(&printable(&r.file)),
             &r.error()
                 .as_ref()
-                .map_or(String::new(), |e| printable(&e.kind.to_string())),
+                .map_or(String::new(), |e| verbatim(&printable(&e.kind.to_string()))),
         ));
     }
     let facts = r.facts();
@@ -38,8 +38,14 @@ pub fn report_text_in(r: &GameReport, lang: Lang) -> String {
     };
     let event = facts.and_then(|f| f.event.clone());
     let title: Vec<String> = players.into_iter().chain(event).collect();
-    let title = (!title.is_empty()).then(|| printable(&title.join(w.list_separator)));
-    let mut out = (w.game_title)(&printable(&r.file), r.game, r.line, title.as_deref());
+    // The record's own words and text already written in the language are kept as they are.
+    let title = (!title.is_empty()).then(|| verbatim(&printable(&title.join(w.list_separator))));
+    let mut out = (w.game_title)(
+        &verbatim(&printable(&r.file)),
+        r.game,
+        r.line,
+        title.as_deref(),
+    );
     let mut what = Vec::new();
     if let Some(f) = facts {
         what.push((w.format)(f.format).to_string());
@@ -51,24 +57,26 @@ pub fn report_text_in(r: &GameReport, lang: Lang) -> String {
     what.push((w.ply_count)(r.moves().len()));
     let _ = write!(out, "\n  {}", what.join(w.list_separator));
     for line in render::explanation(r, lang).lines() {
-        let _ = write!(out, "\n  {}", printable(line));
+        let _ = write!(out, "\n  {}", verbatim(&printable(line)));
     }
-    let result = facts.and_then(|f| f.result.as_deref()).map(printable);
+    let result = facts
+        .and_then(|f| f.result.as_deref())
+        .map(|t| verbatim(&printable(t)));
     let mut lines: Vec<String> = (w.record_says)(result.as_deref(), r.agreement(), r.result())
         .into_iter()
         .collect();
     lines.extend(
         render::notes(r, lang)
             .iter()
-            .map(|n| (w.note_remark)(&printable(n))),
+            .map(|n| (w.note_remark)(&verbatim(&printable(n)))),
     );
     lines.extend(
         render::warnings(r, lang)
             .iter()
-            .map(|x| (w.warning_remark)(&printable(x))),
+            .map(|x| (w.warning_remark)(&verbatim(&printable(x)))),
     );
     if let Some(e) = r.error() {
-        lines.push((w.error_remark)(&printable(&e.to_string())));
+        lines.push((w.error_remark)(&verbatim(&printable(&e.to_string()))));
     }
     for line in lines {
         let _ = write!(out, "\n  {line}");
@@ -167,7 +175,11 @@ fn some_of(w: &Words, names: &[String], named: usize) -> String {
     } else {
         named
     };
-    let shown: Vec<String> = names.iter().take(named).map(|n| printable(n)).collect();
+    let shown: Vec<String> = names
+        .iter()
+        .take(named)
+        .map(|n| verbatim(&printable(n)))
+        .collect();
     match names.len().saturating_sub(named) {
         0 => shown.join(w.list_separator),
         more => (w.and_more)(&shown.join(w.list_separator), more),
@@ -179,12 +191,40 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_records_own_words_stay_as_written_in_the_traditional_script() {
+        let record = "[Event \"全国象棋个人赛\"]\n[Red \"许银川\"]\n[Black \"吕钦\"]\n\
+                      [FEN \"c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w\"]\n\
+                      1. 车二进一 将６进１ 2. 车二退一 将６退１ 3. 車二進一 0-1\n";
+        let reports = crate::referee::judge_bytes(
+            "许.pgn",
+            record.as_bytes(),
+            crate::referee::Rules::arbiter(2),
+        );
+        let hant = report_text_in(&reports[0], Lang::ZhHant);
+        // The names, the event and the file name as the record gives them; the referee's own
+        // words and its Chinese notation in the Traditional script.
+        for kept in ["许.pgn", "许银川", "全国象棋个人赛"] {
+            assert!(hant.contains(kept), "{kept} in {hant}");
+        }
+        assert!(
+            hant.contains("長將") && hant.contains("車二進一（h8h9）"),
+            "{hant}"
+        );
+        // A move the record wrote another way is shown as written, beside the referee's own.
+        assert!(!hant.contains("記譜"), "{hant}");
+        for lang in Lang::ALL {
+            let text = report_text_in(&reports[0], lang);
+            assert!(!text.contains(['\u{E000}', '\u{E001}']), "{text}");
+        }
+    }
+
+    #[test]
     fn one_more_name_is_named_not_counted() {
         let w = Lang::En.words();
         let names: Vec<String> = ["a", "b", "c", "d", "e"].map(String::from).to_vec();
-        assert_eq!(some_of(w, &names[..4], 3), "a, b, c, d");
-        assert_eq!(some_of(w, &names, 3), "a, b, c and 2 more");
-        assert_eq!(some_of(w, &names[..2], 3), "a, b");
+        assert_eq!(Lang::En.finish(some_of(w, &names[..4], 3)), "a, b, c, d");
+        assert_eq!(Lang::En.finish(some_of(w, &names, 3)), "a, b, c and 2 more");
+        assert_eq!(Lang::En.finish(some_of(w, &names[..2], 3)), "a, b");
     }
 
     #[test]

@@ -178,7 +178,7 @@ pub fn looks_like_move(text: &str) -> bool {
 mod tests {
     use super::*;
     use crate::movegen::legal_moves;
-    use crate::record::describe::{write_chinese, write_san, write_wxf};
+    use crate::record::describe::{Script, write_chinese_in, write_san, write_wxf};
 
     fn resolve_text(pos: &Position, text: &str, notation: Notation) -> String {
         resolve(pos, text, notation)
@@ -257,12 +257,14 @@ mod tests {
             for m in legal_moves(&pos) {
                 let w = write_wxf(&pos, m).unwrap();
                 assert_eq!(resolve(&pos, &w, Notation::Wxf).map(|r| r.mv), Ok(m), "{w}");
-                let c = write_chinese(&pos, m).unwrap();
-                assert_eq!(
-                    resolve(&pos, &c, Notation::Chinese).map(|r| r.mv),
-                    Ok(m),
-                    "{c}"
-                );
+                for script in [Script::Simplified, Script::Traditional] {
+                    let c = write_chinese_in(&pos, m, script).unwrap();
+                    assert_eq!(
+                        resolve(&pos, &c, Notation::Chinese).map(|r| r.mv),
+                        Ok(m),
+                        "{c}"
+                    );
+                }
                 for ranks in [RankStyle::ZeroToNine, RankStyle::OneToTen] {
                     let s = write_san(&pos, m, ranks).unwrap();
                     let r = resolve(&pos, &s, Notation::San(ranks)).unwrap();

@@ -34,7 +34,10 @@ pub static EN: Words = Words {
         format!("{first}, …, {last} ({all} {things} in all)")
     },
     plies,
-    move_as_recorded: |iccs, text| format!("{iccs} ({text})"),
+    move_named: |iccs, _, recorded| match recorded {
+        Some(text) => format!("{iccs} ({text})"),
+        None => iccs.to_string(),
+    },
     at_ply: |ply, text| format!("ply {ply}: {text}"),
     no_ruling: |result| match result {
         Some(result) => format!("no ruling; result from the record: {result}"),
@@ -267,7 +270,7 @@ pub static EN: Words = Words {
             "side",
             "violation",
             "plies",
-            "cycle moves (ply: ICCS, as recorded)",
+            "the side's moves in the cycle (ply: ICCS, as recorded)",
             "chased",
         ],
         show: "Show",

@@ -223,9 +223,25 @@ pub fn traditional(c: char) -> char {
         .map_or(c, |i| MAP[i].1)
 }
 
-/// Text in the Simplified script, written in the Traditional.
-pub fn to_traditional(text: &str) -> String {
-    text.chars().map(traditional).collect()
+/// Text in the Simplified script, written in the Traditional; a span marked as kept as it is
+/// (between `keep.0` and `keep.1`: a record's own words, text already written) is left as it is,
+/// its marks dropped.
+pub fn to_traditional(text: &str, keep: (char, char)) -> String {
+    let mut kept = 0usize;
+    text.chars()
+        .filter_map(|c| match c {
+            c if c == keep.0 => {
+                kept += 1;
+                None
+            }
+            c if c == keep.1 => {
+                kept = kept.saturating_sub(1);
+                None
+            }
+            c if kept > 0 => Some(c),
+            c => Some(traditional(c)),
+        })
+        .collect()
 }
 
 /// Whether a character is a Simplified form that the map writes otherwise in the Traditional.
@@ -242,7 +258,7 @@ mod tests {
         assert!(MAP.windows(2).all(|w| w[0].0 < w[1].0));
         assert!(MAP.iter().all(|&(s, t)| s != t && !is_simplified_only(t)));
         assert_eq!(
-            to_traditional("长将判负；闲着；必须变着；红方胜"),
+            to_traditional("长将判负；闲着；必须变着；红方胜", ('[', ']')),
             "長將判負；閒著；必須變著；紅方勝"
         );
     }

@@ -9,6 +9,7 @@
 
 mod en;
 pub mod hant;
+mod moves;
 mod ruling;
 pub mod words;
 mod zh;
@@ -21,7 +22,6 @@ use super::report::{Agreement, GameReport, Note, ReportBody};
 use crate::judge::explain::ChaseWitness;
 use crate::judge::protection::Protection;
 use crate::judge::{Verdict, Violation};
-use crate::moves::Move;
 use crate::piece::{Piece, PieceKind};
 use crate::position::Outcome;
 use crate::position::Position;
@@ -30,6 +30,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{LazyLock, Mutex};
 use words::{Counted, HtmlLabels, Words};
 
+pub use moves::{MoveNames, cycle_row};
 pub use ruling::{decision, event};
 pub use zh::foreign_words;
 
@@ -71,7 +72,8 @@ impl Lang {
     /// script for `zh-Hant`, as it is otherwise. Every text the renderer gives passes here.
     pub fn finish(self, text: String) -> String {
         match self {
-            Lang::ZhHant => hant::to_traditional(&text),
+            Lang::ZhHant => hant::to_traditional(&text, KEPT),
+            _ if text.contains([KEPT.0, KEPT.1]) => text.replace([KEPT.0, KEPT.1], ""),
             _ => text,
         }
     }
@@ -87,7 +89,7 @@ impl Lang {
         let mut converted = CONVERTED.lock().unwrap_or_else(|e| e.into_inner());
         converted
             .entry(text)
-            .or_insert_with(|| Box::leak(hant::to_traditional(text).into_boxed_str()))
+            .or_insert_with(|| Box::leak(hant::to_traditional(text, KEPT).into_boxed_str()))
     }
 }
 
@@ -95,6 +97,20 @@ impl std::fmt::Display for Lang {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.tag())
     }
+}
+
+/// The marks around a span of text [`Lang::finish`] leaves as it is (private-use characters).
+const KEPT: (char, char) = ('\u{E000}', '\u{E001}');
+
+/// Text to be shown as it is inside a sentence of the table: a record's own words (names, move
+/// texts, file names) and text already finished, which the Traditional script must not convert
+/// (again). [`Lang::finish`] drops the marks.
+pub fn verbatim(text: &str) -> String {
+    let mut kept = String::with_capacity(text.len() + 6);
+    kept.push(KEPT.0);
+    kept.extend(text.chars().filter(|&c| c != KEPT.0 && c != KEPT.1));
+    kept.push(KEPT.1);
+    kept
 }
 
 /// A language tag the referee does not speak.
@@ -149,16 +165,6 @@ fn listed<T: ToString>(w: &Words, items: &[T], counted: Counted) -> String {
     abbreviated(w, &items, counted)
 }
 
-/// A move as the record wrote it beside its ICCS form (`h2e2 (炮二平五)`), or ICCS alone when
-/// the record wrote it that way (`texts`: the record's move texts, one per ply).
-fn move_words(w: &Words, m: Move, ply: usize, texts: &[String]) -> String {
-    let iccs = m.to_string();
-    match texts.get(ply - 1) {
-        Some(t) if !t.eq_ignore_ascii_case(&iccs) => (w.move_as_recorded)(&iccs, t),
-        _ => iccs,
-    }
-}
-
 /// The explanation of a report: the ending and what it rests on (or that there is none), then
 /// the repetitions met on the way; for an unreadable game, that it was not judged.
 pub fn explanation(r: &GameReport, lang: Lang) -> String {
@@ -167,9 +173,10 @@ pub fn explanation(r: &GameReport, lang: Lang) -> String {
         return lang.finish(w.unreadable.to_string());
     };
     let facts = &game.facts;
+    let names = MoveNames::of_report(r, lang);
     let mut text = match &game.ruling {
-        None => (w.no_ruling)(facts.result.as_deref()),
-        Some(ruling) => ruling::ruling(w, ruling, &game.events, &facts.move_texts),
+        None => (w.no_ruling)(facts.result.as_deref().map(verbatim).as_deref()),
+        Some(ruling) => ruling::ruling(w, ruling, &game.events, &names),
     };
     let on_the_way = r.repetitions_on_the_way();
     if !on_the_way.is_empty() {
@@ -177,7 +184,7 @@ pub fn explanation(r: &GameReport, lang: Lang) -> String {
         text.push_str(w.on_the_way);
         for e in on_the_way {
             text.push_str("\n    ");
-            text.push_str(&ruling::event_in(w, e, &game.moves, &facts.move_texts));
+            text.push_str(&ruling::event_in(w, e, &names));
         }
     }
     lang.finish(text)
@@ -231,7 +238,13 @@ pub fn note(note: &Note, lang: Lang) -> String {
             side,
             how,
             text,
-        } => lang.finish((lang.words().game_over)(*ply, *side, *how, ply + 1, text)),
+        } => lang.finish((lang.words().game_over)(
+            *ply,
+            *side,
+            *how,
+            ply + 1,
+            &verbatim(text),
+        )),
     }
 }
 
@@ -395,14 +408,12 @@ pub fn legend(glyph: fn(Piece) -> char, lang: Lang) -> String {
 pub fn remarks(r: &GameReport, lang: Lang) -> Vec<String> {
     let w = lang.words();
     let mut remarks = notes(r, lang);
-    remarks.extend(r.repetitions_on_the_way().into_iter().map(|e| {
-        lang.finish((w.on_the_way_remark)(&event(
-            e,
-            r.moves(),
-            r.move_texts(),
-            lang,
-        )))
-    }));
+    let names = MoveNames::of_report(r, lang);
+    remarks.extend(
+        r.repetitions_on_the_way()
+            .into_iter()
+            .map(|e| lang.finish((w.on_the_way_remark)(&ruling::event_in(w, e, &names)))),
+    );
     if let Some(e) = r.error() {
         remarks.push(lang.finish((w.error_remark)(&e.to_string())));
     }
@@ -416,14 +427,14 @@ pub fn remarks(r: &GameReport, lang: Lang) -> Vec<String> {
 /// The record's own result with how it compares with the ruling, if the record gives one.
 pub fn record_result(r: &GameReport, lang: Lang) -> Option<String> {
     let text = r.facts()?.result.as_deref()?;
-    Some(lang.finish((lang.words().record_result)(text, r.agreement())))
+    Some(lang.finish((lang.words().record_result)(&verbatim(text), r.agreement())))
 }
 
 /// The heading of a ruled game in the HTML report.
 pub fn game_heading(r: &GameReport, decision: &Decision, lang: Lang) -> String {
     let w = lang.words();
     lang.finish((w.game_heading)(
-        &r.file,
+        &verbatim(&r.file),
         r.game,
         decision.verdict,
         (w.reason)(decision.reason_name()),

@@ -2,17 +2,17 @@
 //! and why each counted as unprotected, the repeated position; and the repetitions met on the
 //! way, each with what came after it.
 
+use super::moves::{MoveNames, own_moves, own_plies};
 use super::words::{Counted, Words};
-use super::{Lang, abbreviated, listed, move_words, witness_in};
+use super::{Lang, abbreviated, listed, witness_in};
 use crate::judge::History;
-use crate::moves::Move;
 use crate::position::Outcome;
 use crate::referee::citation::rule_case;
 use crate::referee::report::RulingReport;
 use crate::referee::{Decision, Reason, RepetitionEvent};
 
-/// A decision in words, as `xq referee` explains it with the moves in ICCS, read from the judge's
-/// history of the game (`provisional`: it rests on a move whose reply is not known; `events`:
+/// A decision in words, as `xq referee` explains it (the moves in ICCS, and in Chinese in Chinese
+/// notation beside them), read from the judge's history of the game (`provisional`: it rests on a move whose reply is not known; `events`:
 /// the repetitions met on the way, which say whether the violator kept on).
 pub fn decision(
     history: &History,
@@ -22,20 +22,21 @@ pub fn decision(
     lang: Lang,
 ) -> String {
     let report = RulingReport::new(history, decision.clone(), provisional, decision.ply);
-    lang.finish(ruling(lang.words(), &report, events, &[]))
+    let names = MoveNames::of_history(history, lang);
+    lang.finish(ruling(lang.words(), &report, events, &names))
 }
 
 /// One repetition met on the way: the kind, who must change moves, and what happened next
-/// (`moves` and `texts`: the game's moves and the record's texts for them).
-pub fn event(e: &RepetitionEvent, moves: &[Move], texts: &[String], lang: Lang) -> String {
-    lang.finish(event_in(lang.words(), e, moves, texts))
+/// (`names`: the game's moves, as named in the language).
+pub fn event(e: &RepetitionEvent, names: &MoveNames, lang: Lang) -> String {
+    lang.finish(event_in(lang.words(), e, names))
 }
 
 /// [`event`] in a language's words.
-pub(super) fn event_in(w: &Words, e: &RepetitionEvent, moves: &[Move], texts: &[String]) -> String {
+pub(super) fn event_in(w: &Words, e: &RepetitionEvent, names: &MoveNames) -> String {
     let kind = (w.reason)(e.kind());
     let violator = e.violator();
-    let played = |ply: usize| moves.get(ply - 1).map(|&m| move_words(w, m, ply, texts));
+    let played = |ply: usize| names.move_at(ply).map(|m| names.name(w, m, ply));
     let mut clauses = vec![(w.event)(e.first_ply(), kind, violator)];
     if let Some((first, last)) = e.kept_up {
         clauses.push((w.event_kept_up)(
@@ -56,13 +57,12 @@ pub(super) fn event_in(w: &Words, e: &RepetitionEvent, moves: &[Move], texts: &[
     clauses.join(w.clause_separator)
 }
 
-/// The ruling in words, with the record's own move texts (`texts`, one per ply) beside the moves
-/// where they differ from ICCS.
+/// The ruling in words, with the moves named as `names` names them.
 pub(super) fn ruling(
     w: &Words,
     r: &RulingReport,
     events: &[RepetitionEvent],
-    texts: &[String],
+    names: &MoveNames,
 ) -> String {
     let d = &r.decision;
     let mut lines = vec![match &d.reason {
@@ -70,10 +70,10 @@ pub(super) fn ruling(
         Reason::Stalemate => (w.mated)(r.ruled.side_to_move(), d.ply, Outcome::Stalemate),
         Reason::MoveLimit(moves) => (w.move_limit)(d.ply, *moves),
         Reason::PlyLimit(plies) => (w.ply_limit)(d.ply, *plies),
-        Reason::Repetition(_) => repetition(w, r, events, texts),
+        Reason::Repetition(_) => repetition(w, r, events, names),
     }];
     if matches!(d.reason, Reason::Repetition(_)) {
-        lines.extend(repetition_grounds(w, r, texts));
+        lines.extend(repetition_grounds(w, r, names));
     }
     if r.past_ruling > 0 {
         lines.push((w.past_ruling)(r.past_ruling));
@@ -82,7 +82,12 @@ pub(super) fn ruling(
 }
 
 /// The first line of a ruled repetition: who had to change moves, what they did, who wins.
-fn repetition(w: &Words, r: &RulingReport, events: &[RepetitionEvent], texts: &[String]) -> String {
+fn repetition(
+    w: &Words,
+    r: &RulingReport,
+    events: &[RepetitionEvent],
+    names: &MoveNames,
+) -> String {
     let d = &r.decision;
     let reason = (w.reason)(d.reason_name());
     let event = events.iter().find(|e| e.covers(d.ply));
@@ -99,7 +104,10 @@ fn repetition(w: &Words, r: &RulingReport, events: &[RepetitionEvent], texts: &[
                 v,
                 e.first_ply(),
                 first,
-                texts.get(first - 1).map(String::as_str),
+                names
+                    .move_at(first)
+                    .map(|m| names.name(w, m, first))
+                    .as_deref(),
                 d.ply.max(last),
             ),
             None => must_leave(v),
@@ -114,26 +122,18 @@ fn repetition(w: &Words, r: &RulingReport, events: &[RepetitionEvent], texts: &[
 
 /// What a ruled repetition rests on, one line each: the rule cited, each side's cycle with the
 /// pieces chased and why each was unprotected, the repeated position, a reply not recorded.
-fn repetition_grounds(w: &Words, r: &RulingReport, texts: &[String]) -> Vec<String> {
+fn repetition_grounds(w: &Words, r: &RulingReport, names: &MoveNames) -> Vec<String> {
     let mut lines = Vec::new();
     if let Some(case) = rule_case(&r.decision, &r.cycles) {
         lines.push((w.rule)(case));
     }
     for cycle in &r.cycles {
-        let own: Vec<(usize, Move)> = cycle
-            .moves
-            .iter()
-            .copied()
-            .filter(|(p, _)| (p - cycle.first_ply) % 2 == 1)
+        let words: Vec<String> = own_moves(cycle)
+            .into_iter()
+            .map(|(p, m)| names.name(w, m, p))
             .collect();
-        let words: Vec<String> = own
-            .iter()
-            .map(|&(p, m)| move_words(w, m, p, texts))
-            .collect();
-        let plies = match (own.first(), own.last()) {
-            (Some(first), Some(last)) => (w.plies)(first.0, last.0),
-            _ => (w.plies)(cycle.first_ply + 1, cycle.last_ply),
-        };
+        let (first, last) = own_plies(cycle);
+        let plies = (w.plies)(first, last);
         let mut clauses = vec![(w.cycle)(
             cycle.color,
             cycle.violation,

@@ -56,8 +56,9 @@ pub struct Words {
     pub abbreviated: fn(first: &str, last: &str, all: usize, Counted) -> String,
     /// A stretch of plies: "ply 5", or "plies 5-11".
     pub plies: fn(first: usize, last: usize) -> String,
-    /// A move in ICCS with the text the record wrote it in.
-    pub move_as_recorded: fn(iccs: &str, text: &str) -> String,
+    /// A move in ICCS, with the language's own notation for it (`native`: Chinese notation in
+    /// Chinese, none in English) and the text the record wrote it in where that is neither.
+    pub move_named: fn(iccs: &str, native: Option<&str>, recorded: Option<&str>) -> String,
     /// Something said of a ply: "ply 5: ...".
     pub at_ply: fn(usize, &str) -> String,
 

@@ -36,7 +36,12 @@ pub static ZH: Words = Words {
         format!("{first}、…、{last}（共{all}{things}）")
     },
     plies,
-    move_as_recorded: |iccs, text| format!("{iccs}（{text}）"),
+    move_named: |iccs, native, recorded| match (native, recorded) {
+        (Some(native), Some(text)) => format!("{native}（{iccs}，记谱：{text}）"),
+        (Some(native), None) => format!("{native}（{iccs}）"),
+        (None, Some(text)) => format!("{iccs}（{text}）"),
+        (None, None) => iccs.to_string(),
+    },
     at_ply: |ply, text| format!("第{ply}步：{text}"),
     no_ruling: |result| match result {
         Some(result) => format!("未判；棋谱记载的结果：{result}"),
@@ -246,7 +251,7 @@ pub static ZH: Words = Words {
             "方",
             "犯规",
             "步",
-            "循环着法（步：坐标，棋谱记法）",
+            "本方在循环中的着法（步：中文记法，坐标）",
             "被捉的子",
         ],
         show: "显示",

@@ -12,8 +12,8 @@ use crate::referee::report::Agreement;
 use crate::square::{Color, Square};
 
 /// The characters of the Simplified table that are written the same in the Traditional script.
-const SAME_IN_BOTH: &str = "一上下不且中之了予二仕他以件位作佳例依保值假允全共兵其再出分判到前包卒及反取\
-另可吃各合含告和器回困圈在坐士子它就局己已度引得循必思或手才找把拒拿捉擎攻文新方是最有服未束析果架根格棋\
+const SAME_IN_BOTH: &str = "一上下不且中之了予二五仕他以件位作佳例依保值假允全共兵其再出分判到前包卒及反取\
+另可吃各合含告和器回困圈在坐士子它就局己已平度引得循必思或手才找把拒拿捉擎攻文新方是最有服未本束析果架根格棋\
 次正此步死每比求法注流深炮然犯理用由的相示秒移第等答算置考而能自致色若行被裁要警象走起路跳身途那部都重限\
 面高黑列表制";
 
@@ -148,7 +148,9 @@ fn every_template(w: &Words) -> Vec<String> {
         w.clause_separator.into(),
         (w.plies)(5, 5),
         (w.plies)(5, 11),
-        (w.move_as_recorded)("h2e2", "炮二进二"),
+        (w.move_named)("h2e2", Some("炮二平五"), Some("炮2平5")),
+        (w.move_named)("h2e2", Some("炮二平五"), None),
+        (w.move_named)("h2e2", None, Some("炮二平五")),
         (w.at_ply)(5, "-"),
         (w.no_ruling)(Some("1-0")),
         (w.no_ruling)(None),
