@@ -741,3 +741,13 @@ fn move_lists_in_a_notation_and_the_ruling_with_two_repetitions() {
     let (_, legal) = server.json("POST", "/api/legal", r#"{"moves": ["h2e2"]}"#);
     assert!(legal.get("move_list").is_none(), "{legal}");
 }
+
+#[test]
+fn the_icon() {
+    let server = Server::start();
+    for path in ["/favicon.svg", "/favicon.ico"] {
+        let (status, icon) = server.text(path);
+        assert_eq!(status, 200, "{path}");
+        assert!(icon.starts_with("<svg"), "{path}: {icon}");
+    }
+}

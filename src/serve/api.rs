@@ -1,6 +1,7 @@
-//! The handlers of `xq serve`: the page, the referee on a posted record, legal moves, an engine
-//! analysis, and chessdb.cn's `rulecheck`. Every answer that is not the page or `rulecheck` is
-//! JSON; every error is `{"error": "..."}` with a 4xx or 5xx status naming what was wrong.
+//! The handlers of `xq serve`: the page and its icon, the referee on a posted record, legal moves,
+//! an engine analysis, and chessdb.cn's `rulecheck`. Every answer that is not the page, the icon
+//! or `rulecheck` is JSON; every error is `{"error": "..."}` with a 4xx or 5xx status naming what
+//! was wrong.
 
 use super::admission::{Cancel, out_of_time, panic_words};
 use super::engines::Analysis;
@@ -99,6 +100,18 @@ pub async fn page(
         .find(|(l, _)| *l == lang)
         .map_or("", |(_, p)| p);
     Html(page)
+}
+
+/// `GET /favicon.svg` (and `/favicon.ico`): the page's icon, a red general's piece.
+pub async fn favicon() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "image/svg+xml"),
+            (header::CACHE_CONTROL, "max-age=86400"),
+        ],
+        include_str!("favicon.svg"),
+    )
+        .into_response()
 }
 
 /// The first language of an `Accept-Language` list the referee speaks: Chinese in traditional
