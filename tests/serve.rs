@@ -668,6 +668,24 @@ fn a_busy_engine_pool_answers_503_and_sigterm_stops_the_server() {
     }
 }
 
+/// The text a person reads on a page: its elements' text, without the style, the script and the
+/// tags.
+fn page_text(page: &str) -> String {
+    let without = |text: &str, open: &str, close: &str| {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(i) = rest.find(open) {
+            out.push_str(&rest[..i]);
+            out.push(' ');
+            rest = rest[i..].split_once(close).map_or("", |(_, after)| after);
+        }
+        out + rest
+    };
+    let text = without(page, "<style", "</style>");
+    let text = without(&text, "<script", "</script>");
+    without(&text, "<", ">")
+}
+
 #[test]
 fn move_lists_in_a_notation_and_the_ruling_with_two_repetitions() {
     let server = Server::start();
@@ -749,5 +767,34 @@ fn the_icon() {
         let (status, icon) = server.text(path);
         assert_eq!(status, 200, "{path}");
         assert!(icon.starts_with("<svg"), "{path}: {icon}");
+    }
+}
+
+#[test]
+fn the_page_labels_in_its_language() {
+    let server = Server::start();
+    // None left unfilled; no English on a Chinese page but the names of notations, formats and
+    // languages.
+    let (_, english) = server.text("/?lang=en");
+    assert!(english.contains("<h2>Judge a record</h2>") && english.contains("rel=\"icon\""));
+    for (lang, heading) in [
+        ("en", "Judge a record"),
+        ("zh-Hans", "裁判棋谱"),
+        ("zh-Hant", "裁判棋譜"),
+    ] {
+        let (status, page) = server.text(&format!("/?lang={lang}"));
+        assert_eq!(status, 200);
+        assert!(!page.contains("{{"), "{lang}: a label left unfilled");
+        assert!(page.contains(&format!("<h2>{heading}</h2>")), "{lang}");
+        if lang == "en" {
+            continue;
+        }
+        let allowed = ["xq", "language", "English", "FEN", "ICCS"];
+        let text = page_text(&page);
+        let english = text
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !allowed.contains(w))
+            .find_map(has_english_word);
+        assert!(english.is_none(), "{lang}: {english:?} in {text}");
     }
 }

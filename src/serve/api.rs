@@ -73,18 +73,8 @@ pub async fn page(
     Query(query): Query<HashMap<String, String>>,
     headers: axum::http::HeaderMap,
 ) -> Html<&'static str> {
-    static PAGES: LazyLock<Vec<(Lang, String)>> = LazyLock::new(|| {
-        Lang::ALL
-            .iter()
-            .map(|&lang| {
-                let page = include_str!("page.html")
-                    .replace("/*PAGE_LANG*/", lang.tag())
-                    .replace("/*BOARD_FONT*/", referee::glyphs::font_face())
-                    .replace("/*PAGE_WORDS*/{}", &script_json(&render::page_words(lang)));
-                (lang, page)
-            })
-            .collect()
-    });
+    static PAGES: LazyLock<Vec<(Lang, String)>> =
+        LazyLock::new(|| Lang::ALL.iter().map(|&l| (l, build_page(l))).collect());
     let lang = query
         .get("lang")
         .and_then(|tag| tag.parse().ok())
@@ -100,6 +90,29 @@ pub async fn page(
         .find(|(l, _)| *l == lang)
         .map_or("", |(_, p)| p);
     Html(page)
+}
+
+/// The page in a language: its labels (`{{name}}` in the HTML) and its script's words from the
+/// language's table, and the board glyph font.
+pub fn build_page(lang: Lang) -> String {
+    let words = render::page_words(lang);
+    let mut page = include_str!("page.html")
+        .replace("/*PAGE_LANG*/", lang.tag())
+        .replace("/*BOARD_FONT*/", referee::glyphs::font_face())
+        .replace("/*PAGE_WORDS*/{}", &script_json(&words));
+    for (name, text) in words.as_object().into_iter().flatten() {
+        let text = text.as_str().unwrap_or_default();
+        page = page.replace(&format!("{{{{{name}}}}}"), &html_text(text));
+    }
+    page
+}
+
+/// Text as HTML writes it in an element or a quoted attribute.
+fn html_text(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 /// `GET /favicon.svg` (and `/favicon.ico`): the page's icon, a red general's piece.
