@@ -667,3 +667,134 @@ fn a_busy_engine_pool_answers_503_and_sigterm_stops_the_server() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// The text a person reads on a page: its elements' text, without the style, the script and the
+/// tags.
+fn page_text(page: &str) -> String {
+    let without = |text: &str, open: &str, close: &str| {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(i) = rest.find(open) {
+            out.push_str(&rest[..i]);
+            out.push(' ');
+            rest = rest[i..].split_once(close).map_or("", |(_, after)| after);
+        }
+        out + rest
+    };
+    let text = without(page, "<style", "</style>");
+    let text = without(&text, "<script", "</script>");
+    without(&text, "<", ">")
+}
+
+#[test]
+fn move_lists_in_a_notation_and_the_ruling_with_two_repetitions() {
+    let server = Server::start();
+    // WXF case 3: Red's rook checks from h9 and h8 in turn; its position recurs once only.
+    let record = "[FEN \"c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w - - 0 1\"]\n\n\
+                  1. h8h9 f9f8 2. h9h8 f8f9 3. h8h9 f9f8 4. h9h8 *\n";
+    let (status, plain) = server.json("POST", "/api/referee?repetitions=3", record);
+    assert_eq!(status, 200, "{plain}");
+    let plain = &plain[0];
+    assert!(plain["ply"].is_null(), "{plain}");
+    for field in ["move_list", "with_fewer_repetitions"] {
+        assert!(plain.get(field).is_none(), "{field} not asked for: {plain}");
+    }
+    let path = "/api/referee?repetitions=3&fewer_repetitions=2&notation=wxf";
+    let (status, asked) = server.json("POST", path, record);
+    assert_eq!(status, 200, "{asked}");
+    let asked = &asked[0];
+    assert!(asked["ply"].is_null(), "{asked}");
+    let fewer = &asked["with_fewer_repetitions"];
+    assert_eq!(fewer["repetitions"], 2, "{asked}");
+    assert_eq!(fewer["result"], "black_wins", "{asked}");
+    assert!(fewer["ply"].as_u64().is_some_and(|p| p <= 7), "{asked}");
+    let headline = fewer["headline"].as_str().unwrap_or_default();
+    assert!(headline.contains("perpetual check"), "{headline}");
+    assert!(fewer["rule"].as_str().is_some_and(|r| r.contains("WXF")));
+    let list = asked["move_list"].as_array().expect("a move list");
+    assert_eq!(list.len(), 7);
+    assert_eq!(list[0], "R2+1");
+    let path = "/api/referee?repetitions=3&fewer_repetitions=2&notation=chinese&lang=zh-Hant";
+    let (_, hant) = server.json("POST", path, record);
+    assert_eq!(hant[0]["move_list"][0], "車二進一", "{hant}");
+    let rest = hant[0]["with_fewer_repetitions"]["headline"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        has_english_word(rest).is_none() && !rest.is_empty(),
+        "{rest}"
+    );
+    // A game that no count of repetitions rules.
+    let path = "/api/referee?repetitions=3&fewer_repetitions=2";
+    let (_, none) = server.json("POST", path, "1. h2e2 h9g7 *");
+    assert!(none[0]["with_fewer_repetitions"].is_null(), "{none}");
+    for path in [
+        "/api/referee?repetitions=2&fewer_repetitions=2",
+        "/api/referee?fewer_repetitions=1",
+        "/api/referee?notation=san",
+    ] {
+        let (status, answer) = server.json("POST", path, "1. h2e2 *");
+        assert_eq!(status, 400, "{path}: {answer}");
+    }
+
+    // The played moves in a notation, from /api/legal.
+    for (notation, lang, want) in [
+        ("iccs", "en", ["h2e2", "h9g7"]),
+        ("wxf", "en", ["C2=5", "H8+7"]),
+        ("chinese", "zh-Hans", ["炮二平五", "马８进７"]),
+        ("chinese", "zh-Hant", ["砲二平五", "馬８進７"]),
+    ] {
+        let body =
+            format!(r#"{{"moves": ["h2e2", "h9g7"], "notation": "{notation}", "lang": "{lang}"}}"#);
+        let (status, legal) = server.json("POST", "/api/legal", &body);
+        assert_eq!(status, 200, "{legal}");
+        assert_eq!(
+            legal["move_list"],
+            serde_json::json!(want),
+            "{notation} {lang}"
+        );
+    }
+    let (status, _) = server.json("POST", "/api/legal", r#"{"notation": 3}"#);
+    assert_eq!(status, 400);
+    let (_, legal) = server.json("POST", "/api/legal", r#"{"moves": ["h2e2"]}"#);
+    assert!(legal.get("move_list").is_none(), "{legal}");
+}
+
+#[test]
+fn the_icon() {
+    let server = Server::start();
+    for path in ["/favicon.svg", "/favicon.ico"] {
+        let (status, icon) = server.text(path);
+        assert_eq!(status, 200, "{path}");
+        assert!(icon.starts_with("<svg"), "{path}: {icon}");
+    }
+}
+
+#[test]
+fn the_page_labels_in_its_language() {
+    let server = Server::start();
+    // None left unfilled; no English on a Chinese page but the names of notations, formats and
+    // languages.
+    let (_, english) = server.text("/?lang=en");
+    assert!(english.contains("<h2>Judge a record</h2>") && english.contains("rel=\"icon\""));
+    for (lang, heading) in [
+        ("en", "Judge a record"),
+        ("zh-Hans", "裁判棋谱"),
+        ("zh-Hant", "裁判棋譜"),
+    ] {
+        let (status, page) = server.text(&format!("/?lang={lang}"));
+        assert_eq!(status, 200);
+        assert!(!page.contains("{{"), "{lang}: a label left unfilled");
+        assert!(page.contains(&format!("<h2>{heading}</h2>")), "{lang}");
+        if lang == "en" {
+            continue;
+        }
+        let allowed = ["xq", "language", "English", "FEN", "ICCS"];
+        let text = page_text(&page);
+        let english = text
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !allowed.contains(w))
+            .find_map(has_english_word);
+        assert!(english.is_none(), "{lang}: {english:?} in {text}");
+    }
+}

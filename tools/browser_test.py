@@ -1,5 +1,7 @@
-"""Browser test of the page `xq serve` serves: judging records, stepping through them and playing
-the engine, in headless Chromium driven through WebDriver (Selenium and chromedriver).
+"""Browser test of the page `xq serve` serves: judging records (pasted or chosen as a file),
+stepping through them with the buttons and the move list, playing the engine, the page in Chinese,
+and a 400 px window and a phone, in headless Chromium driven through WebDriver (Selenium and
+chromedriver).
 
 Usage: browser_test.py [PATH_TO_XQ]   (default: $CARGO_TARGET_DIR/release/xq or target/release/xq)
 
@@ -16,6 +18,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 
 from selenium import webdriver
@@ -26,6 +29,8 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHOTS = os.path.join(ROOT, "target", "browser")
+SCREENSHOTS = ("empty.png", "hint.png", "check.png", "ruling.png", "movelist.png", "cleared.png", "play.png",
+               "chinese.png", "narrow.png", "phone.png")
 
 # WXF case 3 (manual diagram 1): Red's rook checks from h9 and h8 in turn; Black wins.
 CHECK_RECORD = """[Event "perpetual check"]
@@ -75,13 +80,51 @@ def start_server(xq):
     return proc, match.group(1)
 
 
-def referee_api(url, record, repetitions):
+def referee_api(url, record, repetitions, extra=""):
     """What /api/referee answers for the record: the page must show the same."""
     request = urllib.request.Request(
-        f"{url}api/referee?repetitions={repetitions}", data=record.encode(), method="POST"
+        f"{url}api/referee?repetitions={repetitions}{extra}", data=record.encode(), method="POST"
     )
     with urllib.request.urlopen(request, timeout=30) as response:
         return json.load(response)[0]
+
+
+def get_status(url):
+    """The status of a GET."""
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.headers.get("Content-Type")
+    except urllib.error.HTTPError as e:
+        return e.code, None
+
+
+def shown(driver, selector):
+    """Whether an element is on the page and displayed."""
+    found = driver.find_elements(By.CSS_SELECTOR, selector)
+    return bool(found) and found[0].is_displayed()
+
+
+def move_list(driver):
+    """The move list's texts, and the ply of the move marked current (None when none is)."""
+    texts = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#movelist .mv")]
+    current = driver.find_elements(By.CSS_SELECTOR, "#movelist .mv.current")
+    return texts, (int(current[0].get_attribute("data-ply")) if current else None)
+
+
+def check_fits(driver, what):
+    """Nothing is cut off or scrolls sideways: the page is no wider than the window, the board
+    ends inside it and every piece on file i is inside it."""
+    width = driver.execute_script("return document.documentElement.clientWidth")
+    page = driver.execute_script("return document.documentElement.scrollWidth")
+    check(page <= width, f"{what}: the page is {page} px wide in a window showing {width} px")
+    board = driver.execute_script("return document.getElementById('svgboard').getBoundingClientRect().right")
+    check(board <= width, f"{what}: the board ends at {board} px in a {width} px window")
+    files_i = driver.find_elements(By.CSS_SELECTOR, '#svgboard g.piece[data-square^="i"]')
+    check(files_i, f"{what}: no piece on file i to look at")
+    for g in files_i:
+        right = driver.execute_script("return arguments[0].getBoundingClientRect().right", g)
+        check(0 < right <= width, f"{what}: the piece on {g.get_attribute('data-square')} ends at {right} px")
+    return width, page, board, len(files_i)
 
 
 def start_browser():
@@ -251,7 +294,7 @@ def step_through(driver, url, api):
 def main():
     started = time.monotonic()
     os.makedirs(SHOTS, exist_ok=True)
-    for name in ("check.png", "ruling.png", "play.png", "chinese.png", "failure.png"):
+    for name in SCREENSHOTS + ("failure.png",):
         if os.path.exists(os.path.join(SHOTS, name)):
             os.remove(os.path.join(SHOTS, name))
     xq = find_xq()
@@ -273,6 +316,47 @@ def main():
         wait_for(driver, "32 pieces on the board", lambda d: len(d.find_elements(By.CSS_SELECTOR, "#svgboard g.piece")) == 32)
         wait_for(driver, "'Red to move'", lambda d: text_of(d, "#status") == "Red to move")
         print(f"page loaded: {driver.title!r}, 32 pieces, {text_of(driver, '#status')!r}")
+
+        # Nothing shown that has nothing to show yet; the icon.
+        for selector in ("#games", "#toruling", "#moves", "#hint"):
+            check(not shown(driver, selector), f"{selector} is shown on the empty page")
+        check(driver.execute_script("return document.getElementById('verdict').offsetHeight") == 0,
+              "the verdict takes room on the empty page")
+        icon = driver.execute_script("return document.querySelector('link[rel=icon]').href")
+        for address in (icon, f"{url}favicon.ico"):
+            status, kind = get_status(address)
+            check(status == 200 and kind == "image/svg+xml", f"{address}: {status} {kind}")
+        print(f"empty page: no game list, ruled-position button, move list or verdict; icon {icon} 200")
+        driver.save_screenshot(os.path.join(SHOTS, "empty.png"))
+
+        # With 3 repetitions WXF case 3 gets no ruling; the page says what 2 would rule, and its
+        # button judges again with 2.
+        print("no ruling with 3 repetitions, one with 2:")
+        ruling = judge(driver, CHECK_RECORD, 3)
+        check(ruling.startswith("No ruling"), f"case 3 with 3 repetitions: {ruling!r}")
+        fewer = referee_api(url, CHECK_RECORD, 3, "&fewer_repetitions=2")["with_fewer_repetitions"]
+        check(fewer and fewer["repetitions"] == 2, f"the API gives no ruling with 2 repetitions: {fewer}")
+        hint = text_of(driver, "#hint") or ""
+        check(hint.startswith("With 2 repetitions (the WXF case suite's count) this game would be ruled: ")
+              and fewer["headline"] in hint, f"#hint {hint!r}, the API's ruling with 2 {fewer['headline']!r}")
+        check(not shown(driver, "#toruling"), "#toruling is shown without a ruling")
+        check(not shown(driver, "#games"), "the list of games is shown for one game")
+        print(f"  {hint}")
+        driver.save_screenshot(os.path.join(SHOTS, "hint.png"))
+        driver.find_element(By.ID, "rejudge").click()
+        wait_for(driver, "the ruling with 2", lambda d: (text_of(d, "#ruling") or "").startswith(fewer["headline"]))
+        check(Select(driver.find_element(By.ID, "repetitions")).first_selected_option.text == "2",
+              "the repetition count is not 2 after judging again with 2")
+        check(shown(driver, "#toruling") and not shown(driver, "#hint"), "after the ruling: #toruling hidden or #hint shown")
+        print(f"  judged again with 2: {text_of(driver, '#ruling')!r}")
+
+        # Two games: the list of games is shown and picks the game.
+        judge(driver, CHECK_RECORD + "\n" + CHASE_RECORD, 2)
+        check(shown(driver, "#games"), "the list of games is hidden for two games")
+        Select(driver.find_element(By.ID, "game")).select_by_index(1)
+        wait_for(driver, "the second game's ruling", lambda d: "chase" in (text_of(d, "#ruling") or ""))
+        print(f"  two games: the list shows {len(Select(driver.find_element(By.ID, 'game')).options)}, "
+              f"the second {text_of(driver, '#ruling')!r}")
 
         # b. A perpetual check.
         print("perpetual check (WXF case 3):")
@@ -301,6 +385,49 @@ def main():
         print("stepping:")
         step_through(driver, url, chase_api)
         check(chased_marks(driver) == want, "the chased marks did not come back at the ruled position")
+
+        # The move list: the ruled ply marked, a click goes to its ply, the notation chosen.
+        print("move list:")
+        texts, current = move_list(driver)
+        check(texts == chase_api["moves"] and current == chase_api["ply"],
+              f"the move list {texts} (current {current}), the API's moves {chase_api['moves']} at {chase_api['ply']}")
+        driver.find_elements(By.CSS_SELECTOR, "#movelist .mv")[2].click()
+        wait_for(driver, "ply 3 after a click on the third move", lambda d: plyinfo(d).startswith("ply 3 of 7"), 5)
+        check(move_list(driver)[1] == 3, f"the current move is {move_list(driver)[1]} after a click on the third")
+        check_pieces_match(driver, url, chase_api, 3)
+        for notation in ("wxf", "chinese"):
+            want_texts = referee_api(url, CHASE_RECORD, 2, f"&notation={notation}")["move_list"]
+            Select(driver.find_element(By.ID, "notation")).select_by_value(notation)
+            wait_for(driver, f"the moves in {notation}", lambda d: move_list(d)[0] == want_texts, 10)
+            check(f"({want_texts[2]})" in plyinfo(driver), f"#plyinfo {plyinfo(driver)!r} in {notation}")
+            print(f"  {notation}: {' '.join(want_texts)}; {plyinfo(driver)!r}")
+            if notation == "wxf":
+                driver.save_screenshot(os.path.join(SHOTS, "movelist.png"))
+        Select(driver.find_element(By.ID, "notation")).select_by_value("iccs")
+        wait_for(driver, "the moves in ICCS", lambda d: move_list(d)[0] == chase_api["moves"], 10)
+
+        # Playing on from the judged record clears it: the ruling, the marks, the ruled position.
+        driver.find_element(By.ID, "toruling").click()
+        wait_for(driver, "the ruled position", lambda d: chased_marks(d) == want, 5)
+        driver.find_element(By.ID, "autoplay").click()
+        request = urllib.request.Request(
+            f"{url}api/legal", data=json.dumps({"fen": chase_api["start_fen"], "moves": chase_api["moves"][:chase_api["ply"]]}).encode(),
+            headers={"Content-Type": "application/json"}, method="POST")
+        with urllib.request.urlopen(request, timeout=30) as response:
+            move = json.load(response)["legal_moves"][0]
+        ply = chase_api["ply"] + 1
+        wait_for(driver, "the legal moves", lambda d: text_of(d, "#status"), 5)
+        click_square(driver, move[:2])
+        click_square(driver, move[2:])
+        wait_for(driver, f"{move} played", lambda d: plyinfo(d).startswith(f"ply {ply} of {ply}"), 10)
+        check(not driver.find_elements(By.ID, "ruling") and not text_of(driver, "#verdict"),
+              f"the verdict stays after playing: {text_of(driver, '#verdict')!r}")
+        check(not chased_marks(driver), "the chased marks stay after playing")
+        for selector in ("#games", "#toruling"):
+            check(not shown(driver, selector), f"{selector} stays after playing")
+        driver.find_element(By.ID, "autoplay").click()
+        print(f"  played {move} at the ruled position: verdict, marks and ruled position gone; {plyinfo(driver)!r}")
+        driver.save_screenshot(os.path.join(SHOTS, "cleared.png"))
 
         # d. Playing the engine from the start position.
         print("playing:")
@@ -360,10 +487,47 @@ def main():
         ruling = driver.find_element(By.ID, "ruling").text
         check("黑方胜" in ruling, f"the ruling is not in Chinese: {ruling!r}")
         print(f"  switched to zh-Hans, chose case119.pgn: {ruling!r}")
+        # The labels are Chinese; only the names of notations and formats are not.
+        labels = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "h1, h2, #intro, label, button")]
+        labels += [e.get_attribute("title") for e in driver.find_elements(By.CSS_SELECTOR, "button[title]")]
+        labels += [driver.find_element(By.ID, "fen").get_attribute("placeholder"), driver.title]
+        labels += [o.text for o in driver.find_elements(By.CSS_SELECTOR, "#skill option, #movetime option, #notation option")]
+        english = sorted({w for text in labels for w in re.findall(r"[A-Za-z]{2,}", text)}
+                         - {"xq", "language", "English", "FEN", "ICCS", "WXF"})
+        check(not english, f"English on the Chinese page: {english}")
+        mv = move_list(driver)[0]
+        check(mv and all(re.search(r"[\u4e00-\u9fff]", t) for t in mv), f"the moves are not in Chinese: {mv}")
+        print(f"  {len(labels)} labels in Chinese; moves {' '.join(mv)}")
         driver.save_screenshot(os.path.join(SHOTS, "chinese.png"))
 
-        errors = [e["message"] for e in driver.get_log("browser")
-                  if e["level"] == "SEVERE" and "favicon.ico" not in e["message"]]
+        # A 400 px window and a phone: the board scales to the width, the panels stack, nothing
+        # is cut off (the pieces on file i are inside the window).
+        print("narrow:")
+        driver.get(f"{url}?lang=en")
+        driver.set_window_size(400, 1000)
+        wait_for(driver, "32 pieces on the board", lambda d: len(d.find_elements(By.CSS_SELECTOR, "#svgboard g.piece")) == 32)
+        width = driver.execute_script("return window.innerWidth")
+        check(width <= 400, f"the window is {width} px wide, not 400")
+        fits = check_fits(driver, "the start position")
+        print(f"  start position: {width} px window showing {fits[0]}, page {fits[1]}, board to {fits[2]:.0f} px, "
+              f"pieces on file i inside: {fits[3]}")
+        judge(driver, CHASE_RECORD, 2)
+        fits = check_fits(driver, "a ruling")
+        print(f"  a ruling: page {fits[1]} px wide, board to {fits[2]:.0f} px, pieces on file i inside: {fits[3]}")
+        driver.execute_script("window.scrollTo(0, 0)")
+        driver.save_screenshot(os.path.join(SHOTS, "narrow.png"))
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": 360, "height": 740, "deviceScaleFactor": 2, "mobile": True})
+        driver.get(f"{url}?lang=zh-Hans")
+        wait_for(driver, "32 pieces on the board", lambda d: len(d.find_elements(By.CSS_SELECTOR, "#svgboard g.piece")) == 32)
+        judge(driver, CHASE_RECORD, 2)
+        fits = check_fits(driver, "a phone")
+        print(f"  a phone (360 px, mobile): page {fits[1]} px wide, board to {fits[2]:.0f} px")
+        driver.execute_script("window.scrollTo(0, 0)")
+        driver.save_screenshot(os.path.join(SHOTS, "phone.png"))
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+        errors = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         check(not errors, f"the browser's console shows errors: {errors}")
     except Exception as e:  # noqa: BLE001 - every failure ends the run with a message
         if driver is not None:
@@ -397,7 +561,7 @@ def main():
         print(f"browser test FAILED: xq serve exited with status {status} on SIGTERM", file=sys.stderr)
         return 1
     print("xq serve stopped on SIGTERM with status 0")
-    print(f"screenshots: {', '.join(os.path.join(SHOTS, n) for n in ('check.png', 'ruling.png', 'play.png', 'chinese.png'))}")
+    print(f"screenshots: {', '.join(os.path.join(SHOTS, n) for n in SCREENSHOTS)}")
     print(f"browser test passed in {time.monotonic() - started:.1f} s")
     return 0
 

@@ -22,6 +22,14 @@ apt_install() {
 if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
     apt_install chromium chromium-driver
 fi
+# A font with Chinese characters, so that the Chinese page's screenshots show its words (the board's
+# glyphs come with the page); the checks read the text and pass without it.
+if command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list :lang=zh 2>/dev/null)" ]; then
+    if ! command -v apt-get >/dev/null 2>&1 || ! (apt-get update -qq &&
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-wqy-microhei); then
+        echo "no Chinese font: the Chinese screenshots show boxes" >&2
+    fi
+fi
 if ! command -v "$PYTHON" >/dev/null 2>&1 || ! "$PYTHON" -c 'import venv, ensurepip' >/dev/null 2>&1; then
     apt_install python3 python3-venv
 fi

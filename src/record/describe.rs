@@ -291,8 +291,7 @@ const BLACK_DIGITS: [char; 9] = ['１', '２', '３', '４', '５', '６', '７'
 pub enum Script {
     /// Simplified characters: 车马炮, 进, 后.
     Simplified,
-    /// Traditional characters: 車馬, 進, 後, and Black's cannon 砲 beside Red's 炮, as on the
-    /// pieces.
+    /// Traditional characters: 車馬砲 (`砲二平五`), 進, 後.
     Traditional,
 }
 
@@ -317,7 +316,7 @@ pub fn chinese_piece_in(piece: Piece, script: Script) -> char {
         (_, PieceKind::Horse) => '马',
         (_, PieceKind::Rook) if traditional => '車',
         (_, PieceKind::Rook) => '车',
-        (Color::Black, PieceKind::Cannon) if traditional => '砲',
+        (_, PieceKind::Cannon) if traditional => '砲',
         (_, PieceKind::Cannon) => '炮',
         (Color::Red, PieceKind::Pawn) => '兵',
         (Color::Black, PieceKind::Pawn) => '卒',
@@ -330,7 +329,7 @@ pub fn write_chinese(pos: &Position, m: Move) -> Option<String> {
     write_chinese_in(pos, m, Script::Simplified)
 }
 
-/// [`write_chinese`] in a script (`炮二平五`, `馬２進３` / `马２进３`).
+/// [`write_chinese`] in a script (`炮二平五` / `砲二平五`, `马２进３` / `馬２進３`).
 pub fn write_chinese_in(pos: &Position, m: Move, script: Script) -> Option<String> {
     let d = describe(pos, m)?;
     let traditional = script == Script::Traditional;
@@ -446,6 +445,11 @@ mod tests {
         assert_eq!(
             write_chinese_in(&pos, mv("h7e7"), Script::Traditional).unwrap(),
             "砲８平５"
+        );
+        let start = Position::startpos();
+        assert_eq!(
+            write_chinese_in(&start, mv("h2e2"), Script::Traditional).unwrap(),
+            "砲二平五"
         );
         assert_eq!(write_chinese(&pos, mv("h9g7")).unwrap(), "马８进７");
     }

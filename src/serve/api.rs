@@ -1,6 +1,7 @@
-//! The handlers of `xq serve`: the page, the referee on a posted record, legal moves, an engine
-//! analysis, and chessdb.cn's `rulecheck`. Every answer that is not the page or `rulecheck` is
-//! JSON; every error is `{"error": "..."}` with a 4xx or 5xx status naming what was wrong.
+//! The handlers of `xq serve`: the page and its icon, the referee on a posted record, legal moves,
+//! an engine analysis, and chessdb.cn's `rulecheck`. Every answer that is not the page, the icon
+//! or `rulecheck` is JSON; every error is `{"error": "..."}` with a 4xx or 5xx status naming what
+//! was wrong.
 
 use super::admission::{Cancel, out_of_time, panic_words};
 use super::engines::Analysis;
@@ -11,6 +12,7 @@ use crate::game::Game;
 use crate::movegen::legal_moves;
 use crate::moves::{IllegalMove, Move, MoveTextError};
 use crate::position::{Outcome, Position};
+use crate::record::describe::{Script, write_chinese_in, write_wxf};
 use crate::referee::inputs::Source;
 use crate::referee::judging::Halt;
 use crate::referee::render::{self, Lang};
@@ -71,18 +73,8 @@ pub async fn page(
     Query(query): Query<HashMap<String, String>>,
     headers: axum::http::HeaderMap,
 ) -> Html<&'static str> {
-    static PAGES: LazyLock<Vec<(Lang, String)>> = LazyLock::new(|| {
-        Lang::ALL
-            .iter()
-            .map(|&lang| {
-                let page = include_str!("page.html")
-                    .replace("/*PAGE_LANG*/", lang.tag())
-                    .replace("/*BOARD_FONT*/", referee::glyphs::font_face())
-                    .replace("/*PAGE_WORDS*/{}", &script_json(&render::page_words(lang)));
-                (lang, page)
-            })
-            .collect()
-    });
+    static PAGES: LazyLock<Vec<(Lang, String)>> =
+        LazyLock::new(|| Lang::ALL.iter().map(|&l| (l, build_page(l))).collect());
     let lang = query
         .get("lang")
         .and_then(|tag| tag.parse().ok())
@@ -98,6 +90,41 @@ pub async fn page(
         .find(|(l, _)| *l == lang)
         .map_or("", |(_, p)| p);
     Html(page)
+}
+
+/// The page in a language: its labels (`{{name}}` in the HTML) and its script's words from the
+/// language's table, and the board glyph font.
+pub fn build_page(lang: Lang) -> String {
+    let words = render::page_words(lang);
+    let mut page = include_str!("page.html")
+        .replace("/*PAGE_LANG*/", lang.tag())
+        .replace("/*BOARD_FONT*/", referee::glyphs::font_face())
+        .replace("/*PAGE_WORDS*/{}", &script_json(&words));
+    for (name, text) in words.as_object().into_iter().flatten() {
+        let text = text.as_str().unwrap_or_default();
+        page = page.replace(&format!("{{{{{name}}}}}"), &html_text(text));
+    }
+    page
+}
+
+/// Text as HTML writes it in an element or a quoted attribute.
+fn html_text(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// `GET /favicon.svg` (and `/favicon.ico`): the page's icon, a red general's piece.
+pub async fn favicon() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "image/svg+xml"),
+            (header::CACHE_CONTROL, "max-age=86400"),
+        ],
+        include_str!("favicon.svg"),
+    )
+        .into_response()
 }
 
 /// The first language of an `Accept-Language` list the referee speaks: Chinese in traditional
@@ -216,7 +243,11 @@ fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
 }
 
 /// `POST /api/referee`: the body is a game record file; the answer is what `xq referee --json`
-/// writes, one object per game, as a JSON array.
+/// writes, one object per game, as a JSON array. Asked for, each object has more:
+/// `notation=iccs|wxf|chinese` gives its moves written so in `move_list`;
+/// `fewer_repetitions=N` (fewer than `repetitions`) judges each game without a ruling again with
+/// N repetitions, and gives what that rules in `with_fewer_repetitions` (`null` when nothing):
+/// `repetitions`, `ply`, `result`, `reason`, `headline` and `rule`.
 pub async fn referee(
     State(shared): State<Arc<Shared>>,
     Query(query): Query<HashMap<String, String>>,
@@ -241,9 +272,33 @@ pub async fn referee(
             }
         };
         let lang = asked_lang(query.get("lang").map(String::as_str))?;
-        Ok((Rules::chosen(repetitions, first_decision, move_limit), lang))
+        let notation = asked_notation(query.get("notation").map(String::as_str))?;
+        let fewer = match query.get("fewer_repetitions") {
+            None => None,
+            Some(_) => {
+                let fewer = number(&query, "fewer_repetitions", 2, 2..=repetitions)?;
+                (fewer < repetitions)
+                    .then(|| Rules::chosen(fewer, first_decision, move_limit))
+                    .ok_or_else(|| {
+                        bad_request(format!(
+                            "fewer_repetitions: {fewer} is not fewer than the {repetitions} \
+                             repetitions asked for"
+                        ))
+                    })
+                    .map(Some)?
+            }
+        };
+        let asked = Asked {
+            lang,
+            notation,
+            fewer,
+        };
+        Ok((
+            Rules::chosen(repetitions, first_decision, move_limit),
+            asked,
+        ))
     })();
-    let (config, lang) = match settings {
+    let (config, asked) = match settings {
         Ok(settings) => settings,
         Err(answer) => return answer.into_response(),
     };
@@ -266,7 +321,14 @@ pub async fn referee(
             if i > 0 {
                 answer.push(b',');
             }
-            answer.extend(page_report(&report, lang).to_string().bytes());
+            let mut object = page_report(&report, asked.lang);
+            if let Some(notation) = asked.notation {
+                object["move_list"] = report_move_list(&report, notation, asked.lang).into();
+            }
+            if let Some(rules) = asked.fewer {
+                object["with_fewer_repetitions"] = with_fewer(&report, rules, asked.lang, cancel);
+            }
+            answer.extend(object.to_string().bytes());
         }
         answer.push(b']');
         match judging.halt() {
@@ -288,6 +350,106 @@ pub async fn referee(
         )
         .into_response(),
         Err(answer) => answer.into_response(),
+    }
+}
+
+/// What a referee request asks for beside the rules: the language of the words, the notation of
+/// the move lists, and the rules to judge the games without a ruling with again.
+struct Asked {
+    lang: Lang,
+    notation: Option<Notation>,
+    fewer: Option<Rules>,
+}
+
+/// A notation the page lists moves in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Notation {
+    /// ICCS coordinates, `h2e2`.
+    Iccs,
+    /// WXF, `C2=5`.
+    Wxf,
+    /// Chinese, `炮二平五` (in the Traditional script for `zh-Hant`).
+    Chinese,
+}
+
+/// The notation a request asks for (`notation`: `iccs`, `wxf` or `chinese`), if any.
+fn asked_notation(name: Option<&str>) -> Result<Option<Notation>, Refusal> {
+    match name {
+        None => Ok(None),
+        Some("iccs") => Ok(Some(Notation::Iccs)),
+        Some("wxf") => Ok(Some(Notation::Wxf)),
+        Some("chinese") => Ok(Some(Notation::Chinese)),
+        Some(other) => Err(bad_request(format!(
+            "notation: {:?} is not iccs, wxf or chinese",
+            crate::clip::quote(other)
+        ))),
+    }
+}
+
+/// The moves of a game played from `start`, written in a notation (a move the writer cannot
+/// write stays in ICCS).
+fn move_list(start: &Position, moves: &[Move], notation: Notation, lang: Lang) -> Vec<String> {
+    let mut pos = start.clone();
+    let script = match lang {
+        Lang::ZhHant => Script::Traditional,
+        Lang::En | Lang::ZhHans => Script::Simplified,
+    };
+    moves
+        .iter()
+        .map(|&m| {
+            let written = match notation {
+                Notation::Iccs => None,
+                Notation::Wxf => write_wxf(&pos, m),
+                Notation::Chinese => write_chinese_in(&pos, m, script),
+            };
+            pos.play(m);
+            written.unwrap_or_else(|| m.to_string())
+        })
+        .collect()
+}
+
+/// A judged game's moves in a notation.
+fn report_move_list(r: &GameReport, notation: Notation, lang: Lang) -> Vec<String> {
+    let start = r.facts().and_then(|f| start_position(&f.start_fen).ok());
+    match start {
+        Some(start) => move_list(&start, r.moves(), notation, lang),
+        None => r.moves().iter().map(Move::to_string).collect(),
+    }
+}
+
+/// For a game without a ruling, the ruling it gets under `rules` (fewer repetitions), if any:
+/// the count, the ply, the result, the reason, the ruling in one line and the rule cited.
+fn with_fewer(r: &GameReport, rules: Rules, lang: Lang, cancel: &Cancel) -> Value {
+    if r.decision().is_some() {
+        return Value::Null;
+    }
+    let Some(game) = r
+        .facts()
+        .and_then(|f| start_position(&f.start_fen).ok())
+        .and_then(|start| Game::replay(start, r.moves()).ok())
+    else {
+        return Value::Null;
+    };
+    let source = Source::Game {
+        name: r.file.clone(),
+        game: Box::new(game),
+    };
+    let again = Judging::new(vec![source], rules)
+        .stop(Stop::at(cancel.deadline()).or_on(cancel.flag()))
+        .next();
+    match again.filter(|a| a.decision().is_some()) {
+        Some(again) => {
+            let full = report_json_in(&again, lang);
+            json!({
+                "repetitions": rules.repetitions,
+                "ply": full["ply"],
+                "result": full["result"],
+                "reason": full["reason"],
+                "headline": render::headline(&again, lang),
+                "rule": full["rule"],
+            })
+        }
+        None => Value::Null,
     }
 }
 
@@ -391,16 +553,23 @@ fn read_json(body: &Bytes) -> Result<Value, Refusal> {
         .ok_or_else(|| error(StatusCode::BAD_REQUEST, "the body is not a JSON object"))
 }
 
-/// `POST /api/legal`: the legal moves after a line, with check, mate and stalemate.
+/// `POST /api/legal`: the legal moves after a line, with check, mate and stalemate. With
+/// `"notation"` (`"iccs"`, `"wxf"` or `"chinese"`) the answer's `move_list` has the line's moves
+/// written in it.
 pub async fn legal(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
     let work = move |_: &Cancel| {
         let request = read_json(&body)?;
         let lang = asked_lang(request.get("lang").and_then(Value::as_str))?;
+        let notation = match request.get("notation") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(name)) => asked_notation(Some(name))?,
+            Some(_) => return Err(bad_request("notation: not a string")),
+        };
         let line = read_line(&request)?;
         let pos = line.position();
         let moves: Vec<String> = legal_moves(pos).iter().map(|m| m.to_string()).collect();
         let outcome = pos.outcome();
-        Ok(json!({
+        let mut answer = json!({
             "fen": pos.to_string(),
             "side_to_move": pos.side_to_move().name(),
             "legal_moves": moves,
@@ -409,7 +578,11 @@ pub async fn legal(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
             "stalemate": outcome == Some(Outcome::Stalemate),
             "status": render::position_status(pos, outcome, lang),
             "pieces": render::pieces_at(pos, lang),
-        }))
+        });
+        if let Some(notation) = notation {
+            answer["move_list"] = move_list(line.start(), line.moves(), notation, lang).into();
+        }
+        Ok(answer)
     };
     let deadline = Instant::now() + LEGAL_TIME;
     match shared.quick.run(deadline, ANSWER_GRACE, work).await {

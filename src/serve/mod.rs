@@ -81,6 +81,8 @@ fn router(cores: usize, policy: Policy) -> Router {
     let policy = Arc::new(policy);
     Router::new()
         .route("/", get(api::page))
+        .route("/favicon.svg", get(api::favicon))
+        .route("/favicon.ico", get(api::favicon))
         .route("/api/health", get(api::health))
         .route(
             "/api/referee",

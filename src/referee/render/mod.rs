@@ -352,24 +352,16 @@ pub fn position_status(pos: &Position, outcome: Option<Outcome>, lang: Lang) -> 
     ))
 }
 
-/// The words the page's script shows, as a JSON object of strings (its templates' `{name}`
-/// places filled in by the script).
+/// The words of the page (its labels, and the messages and templates its script shows), as a JSON
+/// object of strings by name (the templates' `{name}` places filled in by the script).
 pub fn page_words(lang: Lang) -> serde_json::Value {
-    let p = &lang.words().page;
-    let f = |text| lang.finish_static(text);
-    serde_json::json!({
-        "judging": f(p.judging),
-        "no_game": f(p.no_game),
-        "thinking": f(p.thinking),
-        "analysing": f(p.analysing),
-        "engine_move": f(p.engine_move),
-        "ply_of": f(p.ply_of),
-        "ply_of_move": f(p.ply_of_move),
-        "game": f(p.game),
-        "game_event": f(p.game_event),
-        "refused": f(p.refused),
-        "unreadable_answer": f(p.unreadable_answer),
-    })
+    let words = lang.words().page.entries().map(|(name, text)| {
+        (
+            name.to_string(),
+            serde_json::Value::from(lang.finish_static(text)),
+        )
+    });
+    serde_json::Value::Object(words.into_iter().collect())
 }
 
 /// An engine's analysis in words: the best move (if any), the score for the side to move (mate
@@ -546,7 +538,9 @@ mod tests {
 
     fn the_page_words_fill_only_the_places_the_script_fills_in(lang: Lang) {
         let words = page_words(lang);
-        let fills = ["ply", "plies", "move", "game", "event", "status"];
+        let fills = [
+            "ply", "plies", "move", "game", "event", "status", "ruling", "level", "seconds",
+        ];
         for (name, text) in words.as_object().expect("an object") {
             let text = text.as_str().expect("a string");
             for place in text.split('{').skip(1) {

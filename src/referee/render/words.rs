@@ -219,8 +219,9 @@ pub struct Words {
     pub page: PageWords,
 }
 
-/// The words the page's script shows as it works: messages, and templates whose `{name}` places
-/// the script fills in (with the text it has: plies, moves, game numbers, events).
+/// The words of the page: its fixed labels, and the messages and templates its script shows as it
+/// works, whose `{name}` places the script fills in (with the text it has: plies, moves, game
+/// numbers, events, rulings).
 pub struct PageWords {
     /// While a record is judged.
     pub judging: &'static str,
@@ -244,6 +245,111 @@ pub struct PageWords {
     pub refused: &'static str,
     /// An answer that could not be read.
     pub unreadable_answer: &'static str,
+    /// The ruling a game without one would get with 2 repetitions: `{ruling}`.
+    pub with_two_repetitions: &'static str,
+    /// The button that judges the record again with 2 repetitions.
+    pub judge_with_two: &'static str,
+    /// The strongest engine level in the list of levels: `{level}`.
+    pub full_strength: &'static str,
+    /// A thinking time in the list of times: `{seconds}`.
+    pub seconds: &'static str,
+
+    // The page's fixed labels, put in by the server.
+    /// The page's heading and title, after the program's name.
+    pub heading: &'static str,
+    /// The paragraph under the heading.
+    pub intro: &'static str,
+    /// The buttons' tooltips: to the start, back a ply, forward a ply, to the end.
+    pub to_start: &'static str,
+    /// Back a ply.
+    pub back: &'static str,
+    /// Forward a ply.
+    pub forward: &'static str,
+    /// To the end.
+    pub to_end: &'static str,
+    /// The button to the ruled position.
+    pub to_ruling: &'static str,
+    /// The heading of the record's part.
+    pub judge_heading: &'static str,
+    /// The words in the place a file is dropped or chosen.
+    pub drop_file: &'static str,
+    /// The label of the repetition count.
+    pub repetitions: &'static str,
+    /// The button that judges the record.
+    pub judge: &'static str,
+    /// The label of the list of games.
+    pub games: &'static str,
+    /// The heading of the playing part.
+    pub play_heading: &'static str,
+    /// What an empty FEN field stands for.
+    pub start_position: &'static str,
+    /// The button that sets up the FEN's position.
+    pub set_up: &'static str,
+    /// The button that takes the board's position into the FEN field.
+    pub from_board: &'static str,
+    /// The label of the engine's level.
+    pub level: &'static str,
+    /// The label of the engine's thinking time.
+    pub time: &'static str,
+    /// The label of the box that makes the engine answer each move.
+    pub engine_replies: &'static str,
+    /// The button that makes the engine move.
+    pub engine_move_button: &'static str,
+    /// The button that asks for an analysis.
+    pub analyse: &'static str,
+    /// The label of the move list's notation.
+    pub notation: &'static str,
+    /// The Chinese notation's name in the list of notations.
+    pub chinese_notation: &'static str,
+    /// The label of the move list.
+    pub moves: &'static str,
+}
+
+impl PageWords {
+    /// Every word of the page, by the name the page and its script know it by.
+    pub fn entries(&self) -> [(&'static str, &'static str); 39] {
+        [
+            ("judging", self.judging),
+            ("no_game", self.no_game),
+            ("thinking", self.thinking),
+            ("analysing", self.analysing),
+            ("engine_move", self.engine_move),
+            ("ply_of", self.ply_of),
+            ("ply_of_move", self.ply_of_move),
+            ("game", self.game),
+            ("game_event", self.game_event),
+            ("refused", self.refused),
+            ("unreadable_answer", self.unreadable_answer),
+            ("with_two_repetitions", self.with_two_repetitions),
+            ("judge_with_two", self.judge_with_two),
+            ("full_strength", self.full_strength),
+            ("seconds", self.seconds),
+            ("heading", self.heading),
+            ("intro", self.intro),
+            ("to_start", self.to_start),
+            ("back", self.back),
+            ("forward", self.forward),
+            ("to_end", self.to_end),
+            ("to_ruling", self.to_ruling),
+            ("judge_heading", self.judge_heading),
+            ("drop_file", self.drop_file),
+            ("repetitions", self.repetitions),
+            ("judge", self.judge),
+            ("games", self.games),
+            ("play_heading", self.play_heading),
+            ("start_position", self.start_position),
+            ("set_up", self.set_up),
+            ("from_board", self.from_board),
+            ("level", self.level),
+            ("time", self.time),
+            ("engine_replies", self.engine_replies),
+            ("engine_move_button", self.engine_move_button),
+            ("analyse", self.analyse),
+            ("notation", self.notation),
+            ("chinese_notation", self.chinese_notation),
+            ("moves", self.moves),
+        ]
+    }
 }
 
 /// The labels of the HTML report: its language, heading, column headers and filter.
