@@ -103,7 +103,7 @@ pub struct RawGame {
     /// The notations the tokens are in, when the format fixes them.
     pub notations: Option<Vec<Notation>>,
     /// Remarks on the reading (variations skipped, ...).
-    pub notes: Vec<String>,
+    pub notes: Vec<ReaderNote>,
     /// A defect found while splitting (a cut-off file, an unclosed comment), reported after the
     /// moves read before it.
     pub defect: Option<Defect>,
@@ -182,7 +182,47 @@ pub struct GameRecord {
     /// Marks that disagree with their moves (`+` without check, ...), with their ply.
     pub warnings: Vec<(usize, String)>,
     /// Remarks on the reading.
-    pub notes: Vec<String>,
+    pub notes: Vec<ReaderNote>,
+}
+
+/// A remark a reader made on a record: something it read another way, or passed over, that the
+/// reader of a report should know. The referee puts it in words in its language; `Display` gives
+/// the English.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReaderNote {
+    /// Tags whose values hold unescaped quotes, each read up to its closing `"]`.
+    UnescapedQuotes {
+        /// The tags' names.
+        tags: Vec<String>,
+    },
+    /// Moves after the game's result, not read.
+    MovesAfterResult {
+        /// The line they are on.
+        line: u32,
+        /// The text, quoted and shortened as the record has it.
+        text: String,
+    },
+    /// Variations beside the main line, skipped.
+    VariationsSkipped(usize),
+}
+
+impl fmt::Display for ReaderNote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReaderNote::UnescapedQuotes { tags } => write!(
+                f,
+                "the {} tag's value holds unescaped quotes; read up to the closing \"]",
+                tags.join(", ")
+            ),
+            ReaderNote::MovesAfterResult { line, text } => {
+                write!(
+                    f,
+                    "line {line}: moves after the result are not read: {text}"
+                )
+            }
+            ReaderNote::VariationsSkipped(n) => write!(f, "{n} variation(s) skipped"),
+        }
+    }
 }
 
 impl GameRecord {

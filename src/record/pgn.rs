@@ -7,7 +7,7 @@
 use super::dhtmlxq::{self, find_ignore_case};
 use super::notation::{looks_like_move, normalize};
 use super::stream::Place;
-use super::{Defect, Format, MoveToken, RawGame, Start};
+use super::{Defect, Format, MoveToken, RawGame, ReaderNote, Start};
 use crate::clip::quote;
 
 #[derive(Default)]
@@ -16,7 +16,7 @@ struct Builder {
     tags: Vec<(String, String)>,
     tokens: Vec<MoveToken>,
     result: Option<String>,
-    notes: Vec<String>,
+    notes: Vec<ReaderNote>,
     defect: Option<Defect>,
     /// Whether moves after the result were found (and noted).
     moves_after_result: bool,
@@ -241,11 +241,9 @@ impl Scanner {
                 TagLine::Tags(tags) => b.tags.extend(tags),
                 TagLine::Broken => match parse_quoted_tag(trimmed) {
                     Some(tags) => {
-                        let names: Vec<&str> = tags.iter().map(|(k, _)| k.as_str()).collect();
-                        b.notes.push(format!(
-                            "the {} tag's value holds unescaped quotes; read up to the closing \"]",
-                            names.join(", ")
-                        ));
+                        b.notes.push(ReaderNote::UnescapedQuotes {
+                            tags: tags.iter().map(|(k, _)| k.clone()).collect(),
+                        });
                         b.tags.extend(tags);
                     }
                     None => b.defect(Defect::at(
@@ -344,10 +342,10 @@ impl Scanner {
             return;
         }
         b.moves_after_result = true;
-        b.notes.push(format!(
-            "line {number}: moves after the result are not read: {}",
-            quote(text.trim())
-        ));
+        b.notes.push(ReaderNote::MovesAfterResult {
+            line: number,
+            text: quote(text.trim()),
+        });
     }
 
     /// A tag line at `number` whose first tag is `first`: ends the game before it if that game
@@ -661,9 +659,10 @@ mod tests {
         assert_eq!(games.len(), 1);
         assert_eq!(games[0].tokens.len(), 2);
         assert_eq!(games[0].notes.len(), 1, "{:?}", games[0].notes);
+        let note = games[0].notes[0].to_string();
         assert!(
-            games[0].notes[0].starts_with("line 2: moves after the result are not read: ")
-                && games[0].notes[0].contains("h0g2"),
+            note.starts_with("line 2: moves after the result are not read: ")
+                && note.contains("h0g2"),
             "{:?}",
             games[0].notes
         );

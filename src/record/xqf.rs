@@ -4,7 +4,7 @@
 
 use super::encoding::decode_gbk;
 use super::notation::Notation;
-use super::{Defect, ErrorKind, Format, MoveToken, RawGame, Start};
+use super::{Defect, ErrorKind, Format, MoveToken, RawGame, ReaderNote, Start};
 use crate::moves::RankStyle;
 use crate::piece::Piece;
 use crate::square::{Color, File, Rank, Square};
@@ -199,7 +199,7 @@ pub fn read(bytes: &[u8]) -> Result<RawGame, ErrorKind> {
     let variations = nodes.iter().filter(|n| n.alternative).count();
     let mut notes = Vec::new();
     if variations > 0 {
-        notes.push(format!("{variations} variation(s) skipped"));
+        notes.push(ReaderNote::VariationsSkipped(variations));
     }
     let defect = cut
         .filter(|_| main_line_end >= nodes.len())

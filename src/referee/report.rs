@@ -14,7 +14,9 @@ use crate::piece::Piece;
 use crate::position::{Outcome, Position};
 use crate::record::encoding::Encoding;
 use crate::record::notation::Notation;
-use crate::record::{ErrorKind, Format, GameRecord, RecordError, RecordedResult, parse_result};
+use crate::record::{
+    ErrorKind, Format, GameRecord, ReaderNote, RecordError, RecordedResult, parse_result,
+};
 use crate::square::{Color, Square};
 
 /// How many plies a game's judging goes between looks at its [`Stop`] (a look reads the clock).
@@ -70,8 +72,8 @@ pub struct CycleReport {
 /// A remark on a game record.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Note {
-    /// A remark the record reader made (moves after mate, variations skipped, ...), as it gave it.
-    Reader(String),
+    /// A remark the record reader made (moves after the result, variations skipped, ...).
+    Reader(ReaderNote),
     /// The game was already over at `ply`, `side` mated there, yet the record goes on with the
     /// move `text` (at ply `ply + 1`), which could not be read: it and any after it are not
     /// judged.

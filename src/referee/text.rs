@@ -219,6 +219,23 @@ mod tests {
     }
 
     #[test]
+    fn a_readers_remark_is_in_the_reports_language() {
+        let record = "[Event \"x\"]\n1. h2e2 h9g7 1-0 2. h0g2 i9h9\n";
+        let reports =
+            crate::referee::judge_bytes("x.pgn", record.as_bytes(), crate::referee::Rules::DEFAULT);
+        let en = report_text_in(&reports[0], Lang::En);
+        assert!(
+            en.contains("line 2: moves after the result are not read: "),
+            "{en}"
+        );
+        let hans = report_text_in(&reports[0], Lang::ZhHans);
+        assert!(hans.contains("第2行：结果之后的着法没有读入："), "{hans}");
+        assert!(!hans.contains("moves after"), "{hans}");
+        let hant = report_text_in(&reports[0], Lang::ZhHant);
+        assert!(hant.contains("第2行：結果之後的著法沒有讀入："), "{hant}");
+    }
+
+    #[test]
     fn one_more_name_is_named_not_counted() {
         let w = Lang::En.words();
         let names: Vec<String> = ["a", "b", "c", "d", "e"].map(String::from).to_vec();

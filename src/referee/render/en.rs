@@ -168,6 +168,7 @@ pub static EN: Words = Words {
             side(color)
         )
     },
+    reader_note: |note| note.to_string(),
     unreadable: "not judged: the record could not be read",
     game_title: |file, game, line, title| {
         let mut out = format!("{file} game {game}");

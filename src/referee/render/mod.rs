@@ -25,6 +25,7 @@ use crate::judge::{Verdict, Violation};
 use crate::piece::{Piece, PieceKind};
 use crate::position::Outcome;
 use crate::position::Position;
+use crate::record::ReaderNote;
 use crate::square::{Color, Square};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{LazyLock, Mutex};
@@ -232,7 +233,7 @@ fn witness_in(w: &Words, witness: &ChaseWitness) -> String {
 /// A remark on a record.
 pub fn note(note: &Note, lang: Lang) -> String {
     match note {
-        Note::Reader(text) => text.clone(),
+        Note::Reader(reader) => lang.finish((lang.words().reader_note)(&keep_record_text(reader))),
         Note::GameOver {
             ply,
             side,
@@ -245,6 +246,20 @@ pub fn note(note: &Note, lang: Lang) -> String {
             ply + 1,
             &verbatim(text),
         )),
+    }
+}
+
+/// A reader's remark with its record text marked to be kept as the record has it.
+fn keep_record_text(note: &ReaderNote) -> ReaderNote {
+    match note {
+        ReaderNote::UnescapedQuotes { tags } => ReaderNote::UnescapedQuotes {
+            tags: tags.iter().map(|t| verbatim(t)).collect(),
+        },
+        ReaderNote::MovesAfterResult { line, text } => ReaderNote::MovesAfterResult {
+            line: *line,
+            text: verbatim(text),
+        },
+        ReaderNote::VariationsSkipped(n) => ReaderNote::VariationsSkipped(*n),
     }
 }
 

@@ -7,9 +7,9 @@ use crate::judge::protection::DefenderFailure;
 use crate::judge::{Verdict, Violation};
 use crate::piece::{Piece, PieceKind};
 use crate::position::Outcome;
-use crate::record::Format;
 use crate::record::encoding::Encoding;
 use crate::record::notation::Notation;
+use crate::record::{Format, ReaderNote};
 use crate::referee::citation::RuleCase;
 use crate::referee::report::Agreement;
 use crate::square::{Color, Square};
@@ -142,6 +142,8 @@ pub struct Words {
     // Remarks.
     /// The game was over before the record's last moves.
     pub game_over: fn(ply: usize, side: Color, Outcome, next_ply: usize, text: &str) -> String,
+    /// A remark the record reader made (its record text kept as it is).
+    pub reader_note: fn(&ReaderNote) -> String,
     /// A game that could not be read.
     pub unreadable: &'static str,
 

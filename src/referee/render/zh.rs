@@ -8,9 +8,9 @@ use crate::judge::{Verdict, Violation};
 use crate::moves::RankStyle;
 use crate::piece::{Piece, PieceKind};
 use crate::position::Outcome;
-use crate::record::Format;
 use crate::record::encoding::Encoding;
 use crate::record::notation::Notation;
+use crate::record::{Format, ReaderNote};
 use crate::referee::citation::RuleCase;
 use crate::referee::report::Agreement;
 use crate::square::{Color, Square};
@@ -151,6 +151,18 @@ pub static ZH: Words = Words {
             "对局在第{ply}步已经结束（{}{how}）；棋谱记录的第{next_ply}步（{text}）及其后的着法不予评判",
             side(color)
         )
+    },
+    reader_note: |note| match note {
+        ReaderNote::UnescapedQuotes { tags } => {
+            format!(
+                "{}标签的值含有未转义的引号，读到结尾的 \"] 为止",
+                tags.join("、")
+            )
+        }
+        ReaderNote::MovesAfterResult { line, text } => {
+            format!("第{line}行：结果之后的着法没有读入：{text}")
+        }
+        ReaderNote::VariationsSkipped(n) => format!("跳过了{n}个变化分支"),
     },
     unreadable: "未评判：棋谱无法读取",
     game_title: |file, game, line, title| {

@@ -7,6 +7,7 @@ use crate::judge::protection::DefenderFailure;
 use crate::judge::{Verdict, Violation};
 use crate::piece::{Piece, PieceKind};
 use crate::position::Outcome;
+use crate::record::ReaderNote;
 use crate::referee::citation::RuleCase;
 use crate::referee::report::Agreement;
 use crate::square::{Color, Square};
@@ -15,7 +16,7 @@ use crate::square::{Color, Square};
 const SAME_IN_BOTH: &str = "一上下不且中之了予二五仕他以件位作佳例依保值假允全共兵其再出分判到前包卒及反取\
 另可吃各合含告和器回困圈在坐士子它就局己已平度引得循必思或手才找把拒拿捉擎攻文新方是最有服未本束析果架根格棋\
 次正此步死每比求法注流深炮然犯理用由的相示秒移第等答算置考而能自致色若行被裁要警象走起路跳身途那部都重限\
-面高黑列表制任份入前力始定弈式拖按本案粘退集";
+面高黑列表制任份入前力始定弈式拖按本案粘退集尾止化支";
 
 /// Every name, word and template of a table, each filled with sample data (moves and squares in
 /// ICCS, numbers, the table's own names).
@@ -32,6 +33,18 @@ fn every_template(w: &Words) -> Vec<String> {
         for how in [Outcome::Checkmate, Outcome::Stalemate] {
             out.push((w.mated)(color, 12, how));
             out.push((w.game_over)(12, color, how, 13, "h2e2"));
+            for note in [
+                ReaderNote::UnescapedQuotes {
+                    tags: vec!["-".into()],
+                },
+                ReaderNote::MovesAfterResult {
+                    line: 2,
+                    text: "-".into(),
+                },
+                ReaderNote::VariationsSkipped(2),
+            ] {
+                out.push((w.reader_note)(&note));
+            }
             out.push((w.position_status)(color, false, Some(how)));
         }
         out.push((w.position_status)(color, true, None));
