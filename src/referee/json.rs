@@ -140,6 +140,6 @@ pub fn report_json_in(r: &GameReport, lang: Lang) -> Value {
         "explanation": render::explanation(r, lang),
         "notes": render::notes(r, lang),
         "warnings": render::warnings(r, lang),
-        "error": r.error().map(|e| e.to_string()),
+        "error": r.error().map(|e| render::record_error(e, lang)),
     })
 }

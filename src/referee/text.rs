@@ -20,9 +20,9 @@ pub fn report_text_in(r: &GameReport, lang: Lang) -> String {
     if r.game == 0 {
         return lang.finish((w.file_error)(
             &verbatim(&printable(&r.file)),
-            &r.error()
-                .as_ref()
-                .map_or(String::new(), |e| verbatim(&printable(&e.kind.to_string()))),
+            &r.error().as_ref().map_or(String::new(), |e| {
+                verbatim(&printable(&render::error_kind(&e.kind, lang)))
+            }),
         ));
     }
     let facts = r.facts();
@@ -76,7 +76,9 @@ pub fn report_text_in(r: &GameReport, lang: Lang) -> String {
             .map(|x| (w.warning_remark)(&verbatim(&printable(x)))),
     );
     if let Some(e) = r.error() {
-        lines.push((w.error_remark)(&verbatim(&printable(&e.to_string()))));
+        lines.push((w.error_remark)(&verbatim(&printable(
+            &render::record_error(e, lang),
+        ))));
     }
     for line in lines {
         let _ = write!(out, "\n  {line}");
@@ -233,6 +235,25 @@ mod tests {
         assert!(!hans.contains("moves after"), "{hans}");
         let hant = report_text_in(&reports[0], Lang::ZhHant);
         assert!(hant.contains("第2行：結果之後的著法沒有讀入："), "{hant}");
+    }
+
+    #[test]
+    fn a_record_error_is_in_the_reports_language_its_record_text_as_written() {
+        let record = "[Event \"x\"]\n1. h2e2 h9g7 2. 炮八平九 *\n";
+        let reports =
+            crate::referee::judge_bytes("x.pgn", record.as_bytes(), crate::referee::Rules::DEFAULT);
+        let en = report_text_in(&reports[0], Lang::En);
+        assert!(
+            en.contains("error: x.pgn:2: game 1, ply 3: move \"炮八平九\" (coordinates (ranks 0-9)) is not a move in any known notation"),
+            "{en}"
+        );
+        let hans = report_text_in(&reports[0], Lang::ZhHans);
+        assert!(
+            hans.contains("错误：x.pgn第2行：第1局第3步：着法“炮八平九”（坐标（横线0–9））不是任何已知记法的着法"),
+            "{hans}"
+        );
+        let hant = report_text_in(&reports[0], Lang::ZhHant);
+        assert!(hant.contains("著法“炮八平九”"), "{hant}");
     }
 
     #[test]

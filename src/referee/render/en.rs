@@ -169,6 +169,13 @@ pub static EN: Words = Words {
         )
     },
     reader_note: |note| note.to_string(),
+    error_line: |line| format!(":{line}"),
+    error_game: |game, ply| match ply {
+        Some(ply) => format!("game {game}, ply {ply}"),
+        None => format!("game {game}"),
+    },
+    error_separator: ": ",
+    error_kind: |kind| kind.to_string(),
     unreadable: "not judged: the record could not be read",
     game_title: |file, game, line, title| {
         let mut out = format!("{file} game {game}");

@@ -25,7 +25,7 @@ use crate::judge::{Verdict, Violation};
 use crate::piece::{Piece, PieceKind};
 use crate::position::Outcome;
 use crate::position::Position;
-use crate::record::ReaderNote;
+use crate::record::{ErrorKind, ReaderNote, RecordError};
 use crate::square::{Color, Square};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{LazyLock, Mutex};
@@ -249,6 +249,40 @@ pub fn note(note: &Note, lang: Lang) -> String {
     }
 }
 
+/// A record error in words: where it is (file, line, game, ply) and what went wrong. The file
+/// and the record's text in it are kept as written; a reader's or the system's own message
+/// inside it (a broken format, a bad FEN, a file that cannot be opened) stays in English.
+pub fn record_error(e: &RecordError, lang: Lang) -> String {
+    let w = lang.words();
+    let mut out = verbatim(&e.file);
+    if let Some(line) = e.line.filter(|&l| l > 0) {
+        out.push_str(&(w.error_line)(line));
+    }
+    out.push_str(w.error_separator);
+    if let Some(game) = e.game {
+        out.push_str(&(w.error_game)(game, e.ply));
+        out.push_str(w.error_separator);
+    }
+    out.push_str(&error_kind_in(w, &e.kind));
+    lang.finish(out)
+}
+
+/// What went wrong in a record, in words, without where.
+pub fn error_kind(kind: &ErrorKind, lang: Lang) -> String {
+    lang.finish(error_kind_in(lang.words(), kind))
+}
+
+fn error_kind_in(w: &Words, kind: &ErrorKind) -> String {
+    let kept = match kind {
+        ErrorKind::Io(e) => ErrorKind::Io(verbatim(e)),
+        ErrorKind::Format(e) => ErrorKind::Format(verbatim(e)),
+        ErrorKind::BadStart(e) => ErrorKind::BadStart(verbatim(e)),
+        // The table quotes the move's text itself, keeping it as written.
+        ErrorKind::Move { .. } | ErrorKind::NoGame => kind.clone(),
+    };
+    (w.error_kind)(&kept)
+}
+
 /// A reader's remark with its record text marked to be kept as the record has it.
 fn keep_record_text(note: &ReaderNote) -> ReaderNote {
     match note {
@@ -422,7 +456,7 @@ pub fn remarks(r: &GameReport, lang: Lang) -> Vec<String> {
             .map(|e| lang.finish((w.on_the_way_remark)(&ruling::event_in(w, e, &names)))),
     );
     if let Some(e) = r.error() {
-        remarks.push(lang.finish((w.error_remark)(&e.to_string())));
+        remarks.push(lang.finish((w.error_remark)(&verbatim(&record_error(e, lang)))));
     }
     let past_ruling = r.ruling().map_or(0, |x| x.past_ruling);
     if past_ruling > 0 {

@@ -9,7 +9,7 @@ use crate::piece::{Piece, PieceKind};
 use crate::position::Outcome;
 use crate::record::encoding::Encoding;
 use crate::record::notation::Notation;
-use crate::record::{Format, ReaderNote};
+use crate::record::{ErrorKind, Format, ReaderNote};
 use crate::referee::citation::RuleCase;
 use crate::referee::report::Agreement;
 use crate::square::{Color, Square};
@@ -198,6 +198,15 @@ pub struct Words {
     pub on_the_way_remark: fn(&str) -> String,
     /// A remark on an error.
     pub error_remark: fn(&str) -> String,
+    /// The line of a record error, after its file's name (":12").
+    pub error_line: fn(u32) -> String,
+    /// The game of a record error, and its ply where known ("game 1, ply 3").
+    pub error_game: fn(game: usize, ply: Option<usize>) -> String,
+    /// What separates the parts of where a record error is, and what went wrong (": ").
+    pub error_separator: &'static str,
+    /// What went wrong in a record (its messages marked to be kept as written; a move's text is
+    /// the table's to quote).
+    pub error_kind: fn(&ErrorKind) -> String,
     /// A remark on moves recorded past the ruling.
     pub past_ruling_remark: fn(plies: usize) -> String,
     /// The record's own result, compared with the ruling.

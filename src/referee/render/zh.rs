@@ -2,7 +2,9 @@
 //! 根 and 假根, 判负, 作和, 必须变着. The Traditional script is derived from this table's output
 //! by `hant`, never written by hand. Squares and moves stay in ICCS.
 
+use super::verbatim;
 use super::words::{Counted, HtmlLabels, PageWords, Words};
+use crate::clip::quote;
 use crate::judge::protection::DefenderFailure;
 use crate::judge::{Verdict, Violation};
 use crate::moves::RankStyle;
@@ -10,7 +12,8 @@ use crate::piece::{Piece, PieceKind};
 use crate::position::Outcome;
 use crate::record::encoding::Encoding;
 use crate::record::notation::Notation;
-use crate::record::{Format, ReaderNote};
+use crate::record::notation::TokenError;
+use crate::record::{ErrorKind, Format, ReaderNote};
 use crate::referee::citation::RuleCase;
 use crate::referee::report::Agreement;
 use crate::square::{Color, Square};
@@ -151,6 +154,34 @@ pub static ZH: Words = Words {
             "对局在第{ply}步已经结束（{}{how}）；棋谱记录的第{next_ply}步（{text}）及其后的着法不予评判",
             side(color)
         )
+    },
+    error_line: |line| format!("第{line}行"),
+    error_game: |game, ply| match ply {
+        Some(ply) => format!("第{game}局第{ply}步"),
+        None => format!("第{game}局"),
+    },
+    error_separator: "：",
+    error_kind: |kind| match kind {
+        ErrorKind::Io(e) => format!("无法读取：{e}"),
+        ErrorKind::NoGame => "没有找到棋谱".to_string(),
+        ErrorKind::Format(e) => format!("格式有误：{e}"),
+        ErrorKind::BadStart(e) => format!("开局局面有误：{e}"),
+        ErrorKind::Move {
+            text,
+            reason,
+            notation: written,
+        } => {
+            let written = written.map_or(String::new(), |n| format!("（{}）", notation(n)));
+            let why = match reason {
+                TokenError::Unreadable => "不是任何已知记法的着法".to_string(),
+                TokenError::NoMatch => "在此局面不合法".to_string(),
+                TokenError::Ambiguous(moves) => {
+                    let fits: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+                    format!("有歧义：可以是{}", fits.join("、"))
+                }
+            };
+            format!("着法“{}”{written}{why}", verbatim(&quote(text)))
+        }
     },
     reader_note: |note| match note {
         ReaderNote::UnescapedQuotes { tags } => {

@@ -7,7 +7,8 @@ use crate::judge::protection::DefenderFailure;
 use crate::judge::{Verdict, Violation};
 use crate::piece::{Piece, PieceKind};
 use crate::position::Outcome;
-use crate::record::ReaderNote;
+use crate::record::notation::{Notation, TokenError};
+use crate::record::{ErrorKind, ReaderNote};
 use crate::referee::citation::RuleCase;
 use crate::referee::report::Agreement;
 use crate::square::{Color, Square};
@@ -16,7 +17,7 @@ use crate::square::{Color, Square};
 const SAME_IN_BOTH: &str = "一上下不且中之了予二五仕他以件位作佳例依保值假允全共兵其再出分判到前包卒及反取\
 另可吃各合含告和器回困圈在坐士子它就局己已平度引得循必思或手才找把拒拿捉擎攻文新方是最有服未本束析果架根格棋\
 次正此步死每比求法注流深炮然犯理用由的相示秒移第等答算置考而能自致色若行被裁要警象走起路跳身途那部都重限\
-面高黑列表制任份入前力始定弈式拖按本案粘退集尾止化支";
+面高黑列表制任份入前力始定弈式拖按本案粘退集尾止化支何知歧找";
 
 /// Every name, word and template of a table, each filled with sample data (moves and squares in
 /// ICCS, numbers, the table's own names).
@@ -45,6 +46,33 @@ fn every_template(w: &Words) -> Vec<String> {
             ] {
                 out.push((w.reader_note)(&note));
             }
+            let kinds = [
+                ErrorKind::Io("-".into()),
+                ErrorKind::NoGame,
+                ErrorKind::Format("-".into()),
+                ErrorKind::BadStart("-".into()),
+                ErrorKind::Move {
+                    text: "-".into(),
+                    reason: TokenError::Unreadable,
+                    notation: Some(Notation::Chinese),
+                },
+                ErrorKind::Move {
+                    text: "-".into(),
+                    reason: TokenError::NoMatch,
+                    notation: None,
+                },
+                ErrorKind::Move {
+                    text: "-".into(),
+                    reason: TokenError::Ambiguous(vec!["h2e2".parse().expect("a move")]),
+                    notation: None,
+                },
+            ];
+            for kind in kinds {
+                out.push((w.error_kind)(&kind));
+            }
+            out.push(format!("{}{}", (w.error_line)(2), w.error_separator));
+            out.push((w.error_game)(1, Some(3)));
+            out.push((w.error_game)(1, None));
             out.push((w.position_status)(color, false, Some(how)));
         }
         out.push((w.position_status)(color, true, None));
