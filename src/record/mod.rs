@@ -24,7 +24,7 @@ use crate::piece::Piece;
 use crate::position::{Position, Validation};
 use crate::square::Color;
 use encoding::Encoding;
-use notation::{Notation, TokenError, resolve as resolve_token, shapes};
+use notation::{MarkWarning, Notation, TokenError, resolve as resolve_token, shapes};
 use std::fmt;
 
 /// The order of one side's 16 pieces in DhtmlXQ `binit` strings and XQF piece tables:
@@ -179,10 +179,27 @@ pub struct GameRecord {
     /// Why the moves stop before the end of the tokens (the first move that could not be
     /// resolved), or a defect of the file after the last move.
     pub stop: Option<RecordError>,
-    /// Marks that disagree with their moves (`+` without check, ...), with their ply.
-    pub warnings: Vec<(usize, String)>,
+    /// Marks that disagree with their moves (`+` without check, ...).
+    pub warnings: Vec<MoveWarning>,
     /// Remarks on the reading.
     pub notes: Vec<ReaderNote>,
+}
+
+/// A move whose text carries a mark the move contradicts (`+` without check, ...).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveWarning {
+    /// The move's ply.
+    pub ply: usize,
+    /// The move's text, as recorded.
+    pub text: String,
+    /// The mark that disagrees.
+    pub mark: MarkWarning,
+}
+
+impl fmt::Display for MoveWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}: {}", self.text, self.mark)
+    }
 }
 
 /// A remark a reader made on a record: something it read another way, or passed over, that the
@@ -516,7 +533,7 @@ fn start_position(raw: &RawGame) -> Result<Position, ErrorKind> {
 /// One attempt at replaying tokens in a notation.
 struct Replay {
     moves: Vec<Move>,
-    warnings: Vec<(usize, String)>,
+    warnings: Vec<MoveWarning>,
     failure: Option<(usize, TokenError)>,
 }
 
@@ -527,8 +544,12 @@ fn replay(start: &Position, tokens: &[MoveToken], notation: Notation) -> Replay 
     for (i, token) in tokens.iter().enumerate() {
         match resolve_token(&pos, &token.text, notation) {
             Ok(r) => {
-                if let Some(w) = r.warning {
-                    warnings.push((i + 1, format!("{:?}: {w}", token.text)));
+                if let Some(mark) = r.warning {
+                    warnings.push(MoveWarning {
+                        ply: i + 1,
+                        text: token.text.clone(),
+                        mark,
+                    });
                 }
                 pos.play(r.mv);
                 moves.push(r.mv);

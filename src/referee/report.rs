@@ -15,7 +15,8 @@ use crate::position::{Outcome, Position};
 use crate::record::encoding::Encoding;
 use crate::record::notation::Notation;
 use crate::record::{
-    ErrorKind, Format, GameRecord, ReaderNote, RecordError, RecordedResult, parse_result,
+    ErrorKind, Format, GameRecord, MoveWarning, ReaderNote, RecordError, RecordedResult,
+    parse_result,
 };
 use crate::square::{Color, Square};
 
@@ -116,7 +117,7 @@ pub struct RecordFacts {
     /// Remarks: moves after mate, variations skipped, ...
     pub notes: Vec<Note>,
     /// Marks that disagree with their moves, each with the ply of its move.
-    pub warnings: Vec<(usize, String)>,
+    pub warnings: Vec<MoveWarning>,
 }
 
 /// The referee's ruling in a game and what it rests on.
@@ -360,7 +361,7 @@ impl GameReport {
     }
 
     /// The marks that disagree with their moves, each with the ply of its move.
-    pub fn warnings(&self) -> &[(usize, String)] {
+    pub fn warnings(&self) -> &[MoveWarning] {
         self.facts().map_or(&[], |f| &f.warnings)
     }
 }

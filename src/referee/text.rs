@@ -257,6 +257,23 @@ mod tests {
     }
 
     #[test]
+    fn a_mark_its_move_contradicts_is_warned_of_in_the_reports_language() {
+        let record = "[Event \"x\"]\n1. Che2+ Ng7 2. Ng2 Rh9 *\n";
+        let reports =
+            crate::referee::judge_bytes("x.pgn", record.as_bytes(), crate::referee::Rules::DEFAULT);
+        let en = report_text_in(&reports[0], Lang::En);
+        assert!(
+            en.contains("warning: ply 1: \"Che2+\": marked `+` but gives no check"),
+            "{en}"
+        );
+        let hans = report_text_in(&reports[0], Lang::ZhHans);
+        assert!(
+            hans.contains("警告：第1步：“Che2+”：标有将军记号 +，却没有将军"),
+            "{hans}"
+        );
+    }
+
+    #[test]
     fn one_more_name_is_named_not_counted() {
         let w = Lang::En.words();
         let names: Vec<String> = ["a", "b", "c", "d", "e"].map(String::from).to_vec();

@@ -79,7 +79,31 @@ pub struct Resolved {
     /// The move.
     pub mv: Move,
     /// What did not agree (`+` without check, `x` without capture, ...).
-    pub warning: Option<&'static str>,
+    pub warning: Option<MarkWarning>,
+}
+
+/// A mark of a move's text (SAN's capture, check and mate marks) that the move contradicts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkWarning {
+    /// Marked as a capture, capturing nothing.
+    CaptureMarkWithoutCapture,
+    /// A capture without the capture mark.
+    CaptureWithoutMark,
+    /// Marked as mate, the opponent having a legal move.
+    MateMarkWithLegalMoves,
+    /// Marked as check, giving none.
+    CheckMarkWithoutCheck,
+}
+
+impl fmt::Display for MarkWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            MarkWarning::CaptureMarkWithoutCapture => "marked as a capture but captures nothing",
+            MarkWarning::CaptureWithoutMark => "captures without the capture mark",
+            MarkWarning::MateMarkWithLegalMoves => "marked `#` but the opponent has a legal move",
+            MarkWarning::CheckMarkWithoutCheck => "marked `+` but gives no check",
+        })
+    }
 }
 
 impl Resolved {

@@ -2,7 +2,7 @@
 //! without a position, then matched against the legal moves, with a warning when the capture or
 //! check marks disagree with the move.
 
-use super::{Resolved, TokenError};
+use super::{MarkWarning, Resolved, TokenError};
 use crate::movegen::no_legal_moves;
 use crate::moves::{Move, MoveList, RankStyle};
 use crate::piece::PieceKind;
@@ -140,17 +140,17 @@ pub(super) fn resolve_san(pos: &Position, san: &San) -> Result<Resolved, TokenEr
     let mut warning = None;
     if san.capture != pos.piece_at(m.to()).is_some() {
         warning = Some(if san.capture {
-            "marked as a capture but captures nothing"
+            MarkWarning::CaptureMarkWithoutCapture
         } else {
-            "captures without the capture mark"
+            MarkWarning::CaptureWithoutMark
         });
     } else if san.check || san.mate {
         let mut next = pos.clone();
         next.play(m);
         if san.mate && !no_legal_moves(&next) {
-            warning = Some("marked `#` but the opponent has a legal move");
+            warning = Some(MarkWarning::MateMarkWithLegalMoves);
         } else if san.check && !san.mate && !next.in_check() {
-            warning = Some("marked `+` but gives no check");
+            warning = Some(MarkWarning::CheckMarkWithoutCheck);
         }
     }
     Ok(Resolved { mv: m, warning })

@@ -168,6 +168,7 @@ pub static EN: Words = Words {
             side(color)
         )
     },
+    mark_warning: |text, mark| format!("{text:?}: {mark}"),
     reader_note: |note| note.to_string(),
     error_line: |line| format!(":{line}"),
     error_game: |game, ply| match ply {

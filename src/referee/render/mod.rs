@@ -307,7 +307,7 @@ pub fn warnings(r: &GameReport, lang: Lang) -> Vec<String> {
     let w = lang.words();
     r.warnings()
         .iter()
-        .map(|(ply, text)| lang.finish((w.at_ply)(*ply, text)))
+        .map(|m| lang.finish((w.at_ply)(m.ply, &(w.mark_warning)(&m.text, m.mark))))
         .collect()
 }
 

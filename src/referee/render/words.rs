@@ -8,7 +8,7 @@ use crate::judge::{Verdict, Violation};
 use crate::piece::{Piece, PieceKind};
 use crate::position::Outcome;
 use crate::record::encoding::Encoding;
-use crate::record::notation::Notation;
+use crate::record::notation::{MarkWarning, Notation};
 use crate::record::{ErrorKind, Format, ReaderNote};
 use crate::referee::citation::RuleCase;
 use crate::referee::report::Agreement;
@@ -142,6 +142,8 @@ pub struct Words {
     // Remarks.
     /// The game was over before the record's last moves.
     pub game_over: fn(ply: usize, side: Color, Outcome, next_ply: usize, text: &str) -> String,
+    /// A move's text (as recorded, the table's to quote) with a mark the move contradicts.
+    pub mark_warning: fn(text: &str, MarkWarning) -> String,
     /// A remark the record reader made (its record text kept as it is).
     pub reader_note: fn(&ReaderNote) -> String,
     /// A game that could not be read.

@@ -11,8 +11,7 @@ use crate::moves::RankStyle;
 use crate::piece::{Piece, PieceKind};
 use crate::position::Outcome;
 use crate::record::encoding::Encoding;
-use crate::record::notation::Notation;
-use crate::record::notation::TokenError;
+use crate::record::notation::{MarkWarning, Notation, TokenError};
 use crate::record::{ErrorKind, Format, ReaderNote};
 use crate::referee::citation::RuleCase;
 use crate::referee::report::Agreement;
@@ -182,6 +181,15 @@ pub static ZH: Words = Words {
             };
             format!("着法“{}”{written}{why}", verbatim(&quote(text)))
         }
+    },
+    mark_warning: |text, mark| {
+        let what = match mark {
+            MarkWarning::CaptureMarkWithoutCapture => "标有吃子记号，却没有吃子",
+            MarkWarning::CaptureWithoutMark => "吃了子，却没有吃子记号",
+            MarkWarning::MateMarkWithLegalMoves => "标有将死记号 #，对方却还有合法着法",
+            MarkWarning::CheckMarkWithoutCheck => "标有将军记号 +，却没有将军",
+        };
+        format!("“{}”：{what}", verbatim(&quote(text)))
     },
     reader_note: |note| match note {
         ReaderNote::UnescapedQuotes { tags } => {

@@ -7,7 +7,7 @@ use crate::judge::protection::DefenderFailure;
 use crate::judge::{Verdict, Violation};
 use crate::piece::{Piece, PieceKind};
 use crate::position::Outcome;
-use crate::record::notation::{Notation, TokenError};
+use crate::record::notation::{MarkWarning, Notation, TokenError};
 use crate::record::{ErrorKind, ReaderNote};
 use crate::referee::citation::RuleCase;
 use crate::referee::report::Agreement;
@@ -67,6 +67,14 @@ fn every_template(w: &Words) -> Vec<String> {
                     notation: None,
                 },
             ];
+            for mark in [
+                MarkWarning::CaptureMarkWithoutCapture,
+                MarkWarning::CaptureWithoutMark,
+                MarkWarning::MateMarkWithLegalMoves,
+                MarkWarning::CheckMarkWithoutCheck,
+            ] {
+                out.push((w.mark_warning)("-", mark));
+            }
             for kind in kinds {
                 out.push((w.error_kind)(&kind));
             }
