@@ -192,16 +192,17 @@ fn some_of(w: &Words, names: &[String], named: usize) -> String {
 mod tests {
     use super::*;
 
+    /// The reports of a record's games, judged under `rules`.
+    fn judged(file: &str, record: &str, rules: crate::referee::Rules) -> Vec<GameReport> {
+        crate::referee::judge_bytes(file, record.as_bytes(), rules)
+    }
+
     #[test]
     fn the_records_own_words_stay_as_written_in_the_traditional_script() {
         let record = "[Event \"全国象棋个人赛\"]\n[Red \"许银川\"]\n[Black \"吕钦\"]\n\
                       [FEN \"c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w\"]\n\
                       1. 车二进一 将６进１ 2. 车二退一 将６退１ 3. 車二進一 0-1\n";
-        let reports = crate::referee::judge_bytes(
-            "许.pgn",
-            record.as_bytes(),
-            crate::referee::Rules::arbiter(2),
-        );
+        let reports = judged("许.pgn", record, crate::referee::Rules::arbiter(2));
         let hant = report_text_in(&reports[0], Lang::ZhHant);
         // The names, the event and the file name as the record gives them; the referee's own
         // words and its Chinese notation in the Traditional script.
