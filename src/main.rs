@@ -46,7 +46,7 @@ enum Command {
     /// Build an opening book from game records, or show a position's book moves.
     #[command(subcommand)]
     Book(xq::book::cli::BookCommand),
-    /// Serve the referee and the engine over HTTP: a page at / and a JSON API (see README).
+    /// Serve the referee and the engine over HTTP: a page at / and a JSON API (see docs/sites.md).
     #[cfg(feature = "serve")]
     Serve {
         /// The address to listen on (loopback unless asked otherwise, e.g. 0.0.0.0).

@@ -23,11 +23,11 @@ const LOW_LEVELS: u32 = 8;
 /// Lines searched below full strength to choose from.
 pub const LINES: usize = 4;
 
-/// The measured strength of the even levels (README's level table): `(level, Elo)` on a scale
-/// where Debian's Fairy-Stockfish 11.1 at full strength is 2500, at 2 s + 0.02 s a game. Each
-/// level played the next even one 60 games (level 16 played level 18 200 games, which 60 had not
-/// separated), and level 20 played Fairy-Stockfish 60 games (`tools/ladder.py`, generation-5
-/// net); every step's 95 % interval excludes zero.
+/// The measured strength of the even levels (the level table of docs/players.md): `(level, Elo)`
+/// on a scale where Debian's Fairy-Stockfish 11.1 at full strength is 2500, at 2 s + 0.02 s a
+/// game. Each level played the next even one 60 games (level 16 played level 18 200 games, which
+/// 60 had not separated), and level 20 played Fairy-Stockfish 60 games (`tools/ladder.py`,
+/// generation-5 net); every step's 95 % interval excludes zero.
 pub const ELO_OF_LEVEL: &[(u32, i32)] = &[
     (0, 698),
     (2, 873),
