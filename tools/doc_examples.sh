@@ -11,6 +11,17 @@
 # (Not `| grep -q`: grep would stop reading at the first match, the writer would fail on the closed
 # pipe, and pipefail would fail the block.)
 #
+# A ```text output block that is the next fenced block after a block to run is what that block
+# prints (standard output and error together), compared line by line, times and rates aside:
+#
+#     ```sh run
+#     xq referee --repetitions 2 docs/examples/perpetual-check.pgn
+#     ```
+#     ```text output
+#     docs/examples/perpetual-check.pgn game 1 (line 1): WXF case 3, manual diagram 1
+#     ...
+#     ```
+#
 # Plain ```sh (or ```python) blocks are shown to the reader and never run: examples that need
 # data outside the repository (../shared), the network, or minutes of a machine's time.
 #
@@ -66,27 +77,58 @@ docs=(README.md docs/*.md)
 n=0
 for doc in "${docs[@]}"; do
     line_no=0
-    in_block=
+    in_block=   # the language of the block to run being read
+    in_output=  # reading the output block of block $n
+    in_other=   # inside another fenced block
+    pending=    # the block just run, whose output block may come next
     while IFS= read -r line || [ -n "$line" ]; do
         line_no=$((line_no + 1))
-        if [ -z "$in_block" ]; then
-            if [[ $line =~ ^\`\`\`(sh|python)[[:space:]]+run[[:space:]]*$ ]]; then
-                n=$((n + 1))
-                in_block=${BASH_REMATCH[1]}
-                printf '%s %s %s\n' "$doc" "$line_no" "$in_block" >>"$work/index"
-                : >"$work/block$n"
+        closing=
+        [[ $line =~ ^\`\`\`[[:space:]]*$ ]] && closing=1
+        if [ -n "$in_block" ]; then
+            if [ -n "$closing" ]; then
+                in_block=
+                pending=$n
+            else
+                printf '%s\n' "$line" >>"$work/block$n"
             fi
-        elif [[ $line =~ ^\`\`\`[[:space:]]*$ ]]; then
-            in_block=
-        else
-            printf '%s\n' "$line" >>"$work/block$n"
+        elif [ -n "$in_output" ]; then
+            if [ -n "$closing" ]; then
+                in_output=
+            else
+                printf '%s\n' "$line" >>"$work/expect$n"
+            fi
+        elif [ -n "$in_other" ]; then
+            [ -n "$closing" ] && in_other=
+        elif [[ $line =~ ^\`\`\`(sh|python)[[:space:]]+run[[:space:]]*$ ]]; then
+            n=$((n + 1))
+            in_block=${BASH_REMATCH[1]}
+            pending=
+            printf '%s %s %s\n' "$doc" "$line_no" "$in_block" >>"$work/index"
+            : >"$work/block$n"
+        elif [[ $line =~ ^\`\`\`text[[:space:]]+output[[:space:]]*$ ]]; then
+            if [ -z "$pending" ]; then
+                echo "$doc:$line_no: an output block with no block to run before it" >&2
+                exit 1
+            fi
+            in_output=1
+            pending=
+            : >"$work/expect$n"
+        elif [[ $line =~ ^\`\`\` ]]; then
+            in_other=1
+            pending=
         fi
     done <"$doc"
-    if [ -n "$in_block" ]; then
-        echo "$doc: a block to run is not closed" >&2
+    if [ -n "$in_block$in_output$in_other" ]; then
+        echo "$doc: a fenced block is not closed" >&2
         exit 1
     fi
 done
+
+# Output with what changes from run to run (the time a run took, its rate) written the same way.
+steady() {
+    sed -E 's/[0-9.]+ s \([0-9]+ games\/s\)/T s (R games\/s)/; s/用时[0-9.]+秒（每秒[0-9]+局）/用时T秒（每秒R局）/'
+}
 
 failed=0
 i=0
@@ -110,8 +152,17 @@ while read -r doc start lang; do
         fi
         ;;
     esac
-    if [ "$status" -eq 0 ]; then
-        echo "ok    $doc:$start ($lang)"
+    # An output block shown under the block must be what it prints, its times and rates aside.
+    if [ "$status" -eq 0 ] && [ -f "$work/expect$i" ] &&
+        ! diff -u <(steady <"$work/expect$i") <(steady <"$out") >"$work/diff$i"; then
+        failed=$((failed + 1))
+        {
+            echo "FAIL  $doc:$start ($lang): its output is not the output block shown under it"
+            cat "$work/diff$i"
+            echo "---"
+        } >&2
+    elif [ "$status" -eq 0 ]; then
+        echo "ok    $doc:$start ($lang)$([ -f "$work/expect$i" ] && echo ', output as shown')"
     else
         failed=$((failed + 1))
         {
