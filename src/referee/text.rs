@@ -3,7 +3,7 @@
 //! characters escaped, so that a record never drives the terminal.
 
 use super::render::words::Words;
-use super::render::{self, Lang, verbatim};
+use super::render::{self, Lang};
 use super::{Agreement, GameReport};
 use crate::clip::printable;
 use std::fmt::Write as _;
@@ -19,9 +19,9 @@ pub fn report_text_in(r: &GameReport, lang: Lang) -> String {
     let w = lang.words();
     if r.game == 0 {
         return lang.finish((w.file_error)(
-            &verbatim(&printable(&r.file)),
+            &lang.keep(&printable(&r.file)),
             &r.error().as_ref().map_or(String::new(), |e| {
-                verbatim(&printable(&render::error_kind(&e.kind, lang)))
+                lang.keep(&printable(&render::error_kind(&e.kind, lang)))
             }),
         ));
     }
@@ -39,9 +39,9 @@ pub fn report_text_in(r: &GameReport, lang: Lang) -> String {
     let event = facts.and_then(|f| f.event.clone());
     let title: Vec<String> = players.into_iter().chain(event).collect();
     // The record's own words and text already written in the language are kept as they are.
-    let title = (!title.is_empty()).then(|| verbatim(&printable(&title.join(w.list_separator))));
+    let title = (!title.is_empty()).then(|| lang.keep(&printable(&title.join(w.list_separator))));
     let mut out = (w.game_title)(
-        &verbatim(&printable(&r.file)),
+        &lang.keep(&printable(&r.file)),
         r.game,
         r.line,
         title.as_deref(),
@@ -57,28 +57,28 @@ pub fn report_text_in(r: &GameReport, lang: Lang) -> String {
     what.push((w.ply_count)(r.moves().len()));
     let _ = write!(out, "\n  {}", what.join(w.list_separator));
     for line in render::explanation(r, lang).lines() {
-        let _ = write!(out, "\n  {}", verbatim(&printable(line)));
+        let _ = write!(out, "\n  {}", lang.keep(&printable(line)));
     }
     let result = facts
         .and_then(|f| f.result.as_deref())
-        .map(|t| verbatim(&printable(t)));
+        .map(|t| lang.keep(&printable(t)));
     let mut lines: Vec<String> = (w.record_says)(result.as_deref(), r.agreement(), r.result())
         .into_iter()
         .collect();
     lines.extend(
         render::notes(r, lang)
             .iter()
-            .map(|n| (w.note_remark)(&verbatim(&printable(n)))),
+            .map(|n| (w.note_remark)(&lang.keep(&printable(n)))),
     );
     lines.extend(
         render::warnings(r, lang)
             .iter()
-            .map(|x| (w.warning_remark)(&verbatim(&printable(x)))),
+            .map(|x| (w.warning_remark)(&lang.keep(&printable(x)))),
     );
     if let Some(e) = r.error() {
-        lines.push((w.error_remark)(&verbatim(&printable(
-            &render::record_error(e, lang),
-        ))));
+        lines.push((w.error_remark)(
+            &lang.keep(&printable(&render::record_error(e, lang))),
+        ));
     }
     for line in lines {
         let _ = write!(out, "\n  {line}");
@@ -158,7 +158,7 @@ impl Tally {
         if !self.skipped.is_empty() {
             s.push_str(&(w.skipped_files)(
                 self.skipped.len(),
-                &some_of(w, &self.skipped, SKIPPED_NAMED),
+                &some_of(w, &self.skipped, SKIPPED_NAMED, lang),
             ));
         }
         s.push_str(&(w.pace)(self.plies, secs, self.games as f64 / secs));
@@ -170,7 +170,7 @@ impl Tally {
 const SKIPPED_NAMED: usize = 3;
 
 /// The first `named` of `names`, and how many more: "a, b, c and 2 more".
-fn some_of(w: &Words, names: &[String], named: usize) -> String {
+fn some_of(w: &Words, names: &[String], named: usize, lang: Lang) -> String {
     // One more is named rather than counted: "and 1 more" would hide it for no room saved.
     let named = if names.len() == named + 1 {
         names.len()
@@ -180,7 +180,7 @@ fn some_of(w: &Words, names: &[String], named: usize) -> String {
     let shown: Vec<String> = names
         .iter()
         .take(named)
-        .map(|n| verbatim(&printable(n)))
+        .map(|n| lang.keep(&printable(n)))
         .collect();
     match names.len().saturating_sub(named) {
         0 => shown.join(w.list_separator),
@@ -278,9 +278,18 @@ mod tests {
     fn one_more_name_is_named_not_counted() {
         let w = Lang::En.words();
         let names: Vec<String> = ["a", "b", "c", "d", "e"].map(String::from).to_vec();
-        assert_eq!(Lang::En.finish(some_of(w, &names[..4], 3)), "a, b, c, d");
-        assert_eq!(Lang::En.finish(some_of(w, &names, 3)), "a, b, c and 2 more");
-        assert_eq!(Lang::En.finish(some_of(w, &names[..2], 3)), "a, b");
+        assert_eq!(
+            Lang::En.finish(some_of(w, &names[..4], 3, Lang::En)),
+            "a, b, c, d"
+        );
+        assert_eq!(
+            Lang::En.finish(some_of(w, &names, 3, Lang::En)),
+            "a, b, c and 2 more"
+        );
+        assert_eq!(
+            Lang::En.finish(some_of(w, &names[..2], 3, Lang::En)),
+            "a, b"
+        );
     }
 
     #[test]

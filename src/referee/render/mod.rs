@@ -79,6 +79,16 @@ impl Lang {
         }
     }
 
+    /// A record's own words, or text already finished, to be shown as it is inside a sentence
+    /// of the table: marked with [`verbatim`] where [`Lang::finish`] would convert it (the
+    /// Traditional script), as it is otherwise.
+    pub fn keep(self, text: &str) -> String {
+        match self {
+            Lang::ZhHant => verbatim(text),
+            Lang::En | Lang::ZhHans => text.to_string(),
+        }
+    }
+
     /// [`Lang::finish`] for the table's fixed words (names, labels), each converted once.
     pub fn finish_static(self, text: &'static str) -> &'static str {
         if self != Lang::ZhHant {
@@ -176,7 +186,7 @@ pub fn explanation(r: &GameReport, lang: Lang) -> String {
     let facts = &game.facts;
     let names = MoveNames::of_report(r, lang);
     let mut text = match &game.ruling {
-        None => (w.no_ruling)(facts.result.as_deref().map(verbatim).as_deref()),
+        None => (w.no_ruling)(facts.result.as_deref().map(|t| lang.keep(t)).as_deref()),
         Some(ruling) => ruling::ruling(w, ruling, &game.events, &names),
     };
     let on_the_way = r.repetitions_on_the_way();
@@ -233,7 +243,9 @@ fn witness_in(w: &Words, witness: &ChaseWitness) -> String {
 /// A remark on a record.
 pub fn note(note: &Note, lang: Lang) -> String {
     match note {
-        Note::Reader(reader) => lang.finish((lang.words().reader_note)(&keep_record_text(reader))),
+        Note::Reader(reader) => {
+            lang.finish((lang.words().reader_note)(&keep_record_text(reader, lang)))
+        }
         Note::GameOver {
             ply,
             side,
@@ -244,7 +256,7 @@ pub fn note(note: &Note, lang: Lang) -> String {
             *side,
             *how,
             ply + 1,
-            &verbatim(text),
+            &lang.keep(text),
         )),
     }
 }
@@ -254,7 +266,7 @@ pub fn note(note: &Note, lang: Lang) -> String {
 /// inside it (a broken format, a bad FEN, a file that cannot be opened) stays in English.
 pub fn record_error(e: &RecordError, lang: Lang) -> String {
     let w = lang.words();
-    let mut out = verbatim(&e.file);
+    let mut out = lang.keep(&e.file);
     if let Some(line) = e.line.filter(|&l| l > 0) {
         out.push_str(&(w.error_line)(line));
     }
@@ -263,35 +275,35 @@ pub fn record_error(e: &RecordError, lang: Lang) -> String {
         out.push_str(&(w.error_game)(game, e.ply));
         out.push_str(w.error_separator);
     }
-    out.push_str(&error_kind_in(w, &e.kind));
+    out.push_str(&error_kind_in(lang, &e.kind));
     lang.finish(out)
 }
 
 /// What went wrong in a record, in words, without where.
 pub fn error_kind(kind: &ErrorKind, lang: Lang) -> String {
-    lang.finish(error_kind_in(lang.words(), kind))
+    lang.finish(error_kind_in(lang, kind))
 }
 
-fn error_kind_in(w: &Words, kind: &ErrorKind) -> String {
+fn error_kind_in(lang: Lang, kind: &ErrorKind) -> String {
     let kept = match kind {
-        ErrorKind::Io(e) => ErrorKind::Io(verbatim(e)),
-        ErrorKind::Format(e) => ErrorKind::Format(verbatim(e)),
-        ErrorKind::BadStart(e) => ErrorKind::BadStart(verbatim(e)),
+        ErrorKind::Io(e) => ErrorKind::Io(lang.keep(e)),
+        ErrorKind::Format(e) => ErrorKind::Format(lang.keep(e)),
+        ErrorKind::BadStart(e) => ErrorKind::BadStart(lang.keep(e)),
         // The table quotes the move's text itself, keeping it as written.
         ErrorKind::Move { .. } | ErrorKind::NoGame => kind.clone(),
     };
-    (w.error_kind)(&kept)
+    (lang.words().error_kind)(&kept)
 }
 
 /// A reader's remark with its record text marked to be kept as the record has it.
-fn keep_record_text(note: &ReaderNote) -> ReaderNote {
+fn keep_record_text(note: &ReaderNote, lang: Lang) -> ReaderNote {
     match note {
         ReaderNote::UnescapedQuotes { tags } => ReaderNote::UnescapedQuotes {
-            tags: tags.iter().map(|t| verbatim(t)).collect(),
+            tags: tags.iter().map(|t| lang.keep(t)).collect(),
         },
         ReaderNote::MovesAfterResult { line, text } => ReaderNote::MovesAfterResult {
             line: *line,
-            text: verbatim(text),
+            text: lang.keep(text),
         },
         ReaderNote::VariationsSkipped(n) => ReaderNote::VariationsSkipped(*n),
     }
@@ -456,7 +468,7 @@ pub fn remarks(r: &GameReport, lang: Lang) -> Vec<String> {
             .map(|e| lang.finish((w.on_the_way_remark)(&ruling::event_in(w, e, &names)))),
     );
     if let Some(e) = r.error() {
-        remarks.push(lang.finish((w.error_remark)(&verbatim(&record_error(e, lang)))));
+        remarks.push(lang.finish((w.error_remark)(&lang.keep(&record_error(e, lang)))));
     }
     let past_ruling = r.ruling().map_or(0, |x| x.past_ruling);
     if past_ruling > 0 {
@@ -468,14 +480,17 @@ pub fn remarks(r: &GameReport, lang: Lang) -> Vec<String> {
 /// The record's own result with how it compares with the ruling, if the record gives one.
 pub fn record_result(r: &GameReport, lang: Lang) -> Option<String> {
     let text = r.facts()?.result.as_deref()?;
-    Some(lang.finish((lang.words().record_result)(&verbatim(text), r.agreement())))
+    Some(lang.finish((lang.words().record_result)(
+        &lang.keep(text),
+        r.agreement(),
+    )))
 }
 
 /// The heading of a ruled game in the HTML report.
 pub fn game_heading(r: &GameReport, decision: &Decision, lang: Lang) -> String {
     let w = lang.words();
     lang.finish((w.game_heading)(
-        &verbatim(&r.file),
+        &lang.keep(&r.file),
         r.game,
         decision.verdict,
         (w.reason)(decision.reason_name()),

@@ -2,8 +2,8 @@
 //! notation of the language's script (`炮二平五（h2e2）`), and with the record's own text where it
 //! says the move another way; and a cycle's moves as the text and the HTML table both list them.
 
+use super::Lang;
 use super::words::Words;
-use super::{Lang, verbatim};
 use crate::judge::History;
 use crate::moves::Move;
 use crate::position::Position;
@@ -16,8 +16,10 @@ use std::cell::OnceCell;
 /// The moves of one game, named for one language; the Chinese notation is written once, when a
 /// ruling first names a move.
 pub struct MoveNames<'a> {
+    lang: Lang,
     script: Option<Script>,
-    start: Option<Position>,
+    /// The start position, or its FEN, read only when a move is first named in Chinese.
+    start: Start<'a>,
     moves: Cow<'a, [Move]>,
     recorded: &'a [String],
     native: OnceCell<Vec<Option<String>>>,
@@ -26,9 +28,9 @@ pub struct MoveNames<'a> {
 impl<'a> MoveNames<'a> {
     /// The moves played from `start` (`None`: not known, so no Chinese notation), with the
     /// record's texts for them (one per ply).
-    pub fn new(
+    fn new(
         lang: Lang,
-        start: Option<Position>,
+        start: Start<'a>,
         moves: Cow<'a, [Move]>,
         recorded: &'a [String],
     ) -> MoveNames<'a> {
@@ -38,6 +40,7 @@ impl<'a> MoveNames<'a> {
             Lang::ZhHant => Some(Script::Traditional),
         };
         MoveNames {
+            lang,
             script,
             start,
             moves,
@@ -48,7 +51,9 @@ impl<'a> MoveNames<'a> {
 
     /// A judged game's moves, from its record's start position.
     pub fn of_report(r: &'a GameReport, lang: Lang) -> MoveNames<'a> {
-        let start = r.facts().and_then(|f| f.start_fen.parse().ok());
+        let start = r
+            .facts()
+            .map_or(Start::Unknown, |f| Start::Fen(&f.start_fen));
         MoveNames::new(lang, start, Cow::Borrowed(r.moves()), r.move_texts())
     }
 
@@ -57,7 +62,7 @@ impl<'a> MoveNames<'a> {
         let moves: Vec<Move> = history.records().iter().filter_map(|r| r.mv).collect();
         MoveNames::new(
             lang,
-            Some(history.position_at(0).clone()),
+            Start::Position(Box::new(history.position_at(0).clone())),
             Cow::Owned(moves),
             &[],
         )
@@ -72,7 +77,12 @@ impl<'a> MoveNames<'a> {
     fn native(&self, ply: usize) -> Option<&str> {
         let script = self.script?;
         let all = self.native.get_or_init(|| {
-            let Some(mut pos) = self.start.clone() else {
+            let start = match &self.start {
+                Start::Position(pos) => Some(Position::clone(pos)),
+                Start::Fen(fen) => fen.parse().ok(),
+                Start::Unknown => None,
+            };
+            let Some(mut pos) = start else {
                 return Vec::new();
             };
             let mut out = Vec::with_capacity(self.moves.len());
@@ -100,10 +110,20 @@ impl<'a> MoveNames<'a> {
             .filter(|t| native.is_none_or(|n| !same_chinese(t, n)));
         (w.move_named)(
             &iccs,
-            native.map(verbatim).as_deref(),
-            recorded.map(|t| verbatim(t)).as_deref(),
+            native.map(|n| self.lang.keep(n)).as_deref(),
+            recorded.map(|t| self.lang.keep(t)).as_deref(),
         )
     }
+}
+
+/// Where a game's moves start from.
+enum Start<'a> {
+    /// A position at hand.
+    Position(Box<Position>),
+    /// A record's start, as FEN.
+    Fen(&'a str),
+    /// Not known: no Chinese notation.
+    Unknown,
 }
 
 /// Whether a record's text is the Chinese notation written (full-width digits or not, either
