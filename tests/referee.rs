@@ -609,20 +609,24 @@ fn command_line() {
 #[test]
 fn a_first_decision_before_the_end_says_the_record_goes_on() {
     use std::process::Command;
-    let record = std::env::temp_dir().join(format!("xq-first-{}.pgn", std::process::id()));
-    std::fs::write(
-        &record,
-        "[Event \"x\"]\n[FEN \"c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w\"]\n\
-         1. h8h9 f9f8 2. h9h8 f8f9 3. h8h9 f9f8 4. h9h8 f8f9 5. h8h9 f9f8 *\n",
-    )
-    .expect("temp file");
-    let out = Command::new(env!("CARGO_BIN_EXE_xq"))
-        .args(["referee", "--first-decision", "--repetitions", "2"])
-        .arg(&record)
-        .output()
-        .expect("xq runs");
-    let _ = std::fs::remove_file(&record);
-    let text = String::from_utf8_lossy(&out.stdout);
+    // The text `xq referee --first-decision --repetitions 2` writes for Red's checks, given as
+    // the move text after the start position.
+    let judged = |moves: &str| {
+        let record = std::env::temp_dir().join(format!("xq-first-{}.pgn", std::process::id()));
+        std::fs::write(
+            &record,
+            format!("[Event \"x\"]\n[FEN \"c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w\"]\n{moves} *\n"),
+        )
+        .expect("temp file");
+        let out = Command::new(env!("CARGO_BIN_EXE_xq"))
+            .args(["referee", "--first-decision", "--repetitions", "2"])
+            .arg(&record)
+            .output()
+            .expect("xq runs");
+        let _ = std::fs::remove_file(&record);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let text = judged("1. h8h9 f9f8 2. h9h8 f8f9 3. h8h9 f9f8 4. h9h8 f8f9 5. h8h9 f9f8");
     assert!(
         text.contains("perpetual check at ply 4, ruled against Red: Red had to change moves, and this first decision is taken as the result, with the record going on 6 plies after it; Black wins"),
         "{text}"
@@ -632,19 +636,7 @@ fn a_first_decision_before_the_end_says_the_record_goes_on() {
         "{text}"
     );
     // One ply past the ruling, in the singular.
-    std::fs::write(
-        &record,
-        "[Event \"x\"]\n[FEN \"c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w\"]\n\
-         1. h8h9 f9f8 2. h9h8 f8f9 3. h8h9 *\n",
-    )
-    .expect("temp file");
-    let out = Command::new(env!("CARGO_BIN_EXE_xq"))
-        .args(["referee", "--first-decision", "--repetitions", "2"])
-        .arg(&record)
-        .output()
-        .expect("xq runs");
-    let _ = std::fs::remove_file(&record);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = judged("1. h8h9 f9f8 2. h9h8 f8f9 3. h8h9");
     assert!(
         text.contains("with the record going on 1 ply after it; Black wins"),
         "{text}"

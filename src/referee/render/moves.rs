@@ -2,8 +2,8 @@
 //! notation of the language's script (`炮二平五（h2e2）`), and with the record's own text where it
 //! says the move another way; and a cycle's moves as the text and the HTML table both list them.
 
-use super::Lang;
 use super::words::Words;
+use super::{Lang, hant};
 use crate::judge::History;
 use crate::moves::Move;
 use crate::position::Position;
@@ -129,17 +129,12 @@ enum Start<'a> {
 /// Whether a record's text is the Chinese notation written (full-width digits or not, either
 /// script) the way the referee writes it.
 fn same_chinese(recorded: &str, written: &str) -> bool {
+    // Both in the Traditional script, the cannon written one way.
     let plain = |t: &str| -> String {
         normalize(t)
             .chars()
-            .map(|c| match c {
-                '車' => '车',
-                '馬' => '马',
+            .map(|c| match hant::traditional(c) {
                 '砲' => '炮',
-                '進' => '进',
-                '後' => '后',
-                '帥' => '帅',
-                '將' => '将',
                 c => c,
             })
             .collect()
@@ -181,4 +176,18 @@ pub fn cycle_row(names: &MoveNames, cycle: &CycleReport, lang: Lang) -> (String,
         .map(|(p, m)| lang.finish(format!("{p}: {}", names.name(w, m, p))))
         .collect();
     (plies, moves)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_in_chinese_is_the_same_move_text_in_either_script_or_digit_form() {
+        assert!(same_chinese("馬８進７", "马８进７"));
+        assert!(same_chinese("马8进7 ", "马８进７"));
+        assert!(same_chinese("炮二平五", "砲二平五"));
+        assert!(!same_chinese("C2=5", "炮二平五"));
+        assert!(!same_chinese("炮二进五", "炮二平五"));
+    }
 }
