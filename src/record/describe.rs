@@ -295,12 +295,7 @@ pub enum Script {
     Traditional,
 }
 
-/// The Chinese character of a piece (simplified, the usual Red/Black forms).
-pub fn chinese_piece(piece: Piece) -> char {
-    chinese_piece_in(piece, Script::Simplified)
-}
-
-/// The Chinese character of a piece in a script.
+/// The Chinese character of a piece in a script (the usual Red/Black forms).
 pub fn chinese_piece_in(piece: Piece, script: Script) -> char {
     let traditional = script == Script::Traditional;
     match (piece.color, piece.kind) {
