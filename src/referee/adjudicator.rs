@@ -31,6 +31,9 @@ pub struct Adjudicator {
     history: History,
     rules: Rules,
     decision: Option<Decision>,
+    /// The first decision that needs no claim (all but the move-count rule), which ends a
+    /// record whose players went on past the move-count rule without claiming it.
+    imposed: Option<Decision>,
     events: EventLog,
     /// Plies since the last capture (or the start).
     quiet: usize,
@@ -48,8 +51,11 @@ struct Pending {
     mover: Color,
     events: EventLog,
     decision: Option<Decision>,
+    imposed: Option<Decision>,
     /// The move-count rule or the cap on plies, as reached at that ply.
     limit: Option<Decision>,
+    /// The cap on plies, as reached at that ply.
+    cap: Option<Decision>,
 }
 
 impl Adjudicator {
@@ -60,11 +66,13 @@ impl Adjudicator {
             history,
             rules,
             decision: None,
+            imposed: None,
             events: EventLog::default(),
             quiet: 0,
             pending: None,
         };
         a.decision = a.terminal_state();
+        a.imposed = a.decision.clone();
         a
     }
 
@@ -124,14 +132,18 @@ impl Adjudicator {
                 mover,
                 events: self.events.clone(),
                 decision: self.decision.clone(),
+                imposed: self.imposed.clone(),
                 limit: self.limit_reached(),
+                cap: self.ply_limit(),
             });
         }
         self.note(ply, mover, ruling.clone());
+        let ruled = terminal.or_else(|| self.ruled_ending(ruling, ply));
         if self.decision.is_none() {
-            self.decision = terminal
-                .or_else(|| self.ruled_ending(ruling, ply))
-                .or_else(|| self.limit_reached());
+            self.decision = ruled.clone().or_else(|| self.limit_reached());
+        }
+        if self.imposed.is_none() {
+            self.imposed = ruled.or_else(|| self.ply_limit());
         }
         Ok(self.decision.as_ref())
     }
@@ -162,17 +174,24 @@ impl Adjudicator {
     /// recorded move was read and replayed), so that a repetition it ends in can be ruled.
     ///
     /// The decision that ended the game first decides it, as it would have as the game was
-    /// played ([`Adjudicator::decision`]): a mate or stalemate; with `first_decision` the first
-    /// repetition ruled, otherwise a forbidden repetition the violator kept on with; the
-    /// move-count rule where it was reached, though the record goes on (a capture after it
-    /// included); the cap on plies. Failing those, what the record ends in: with
-    /// `first_decision` a repetition judged with the last move's reply unknown (provisional);
-    /// otherwise a repetition (or a violation kept up on other squares) the record ends in, as
-    /// an arbiter reads it; else nothing (the record's result stands).
+    /// played: a mate or stalemate; with `first_decision` the first repetition ruled, otherwise
+    /// a forbidden repetition the violator kept on with; the cap on plies; and the move-count
+    /// rule where it was reached, if no capture follows it in the record. The move-count draw is
+    /// claimed, not imposed: a record that makes a capture after reaching it shows that nobody
+    /// claimed it and the game went on, so it decides nothing there (a match, which stops at
+    /// [`Adjudicator::decision`], never goes on past it). Failing those, what the record ends
+    /// in: with `first_decision` a repetition judged with the last move's reply unknown
+    /// (provisional); otherwise a repetition (or a violation kept up on other squares) the
+    /// record ends in, as an arbiter reads it; else nothing (the record's result stands).
     pub fn ending(&self, complete: bool) -> Ending {
-        if let Some(d) = &self.decision {
+        // On a tie the imposed decision comes first, as it does in play.
+        let first = [self.imposed.clone(), self.move_limit_at_end()]
+            .into_iter()
+            .flatten()
+            .min_by_key(|d| d.ply);
+        if let Some(d) = first {
             return Ending {
-                decision: Some(d.clone()),
+                decision: Some(d),
                 provisional: false,
             };
         }
@@ -236,9 +255,14 @@ impl Adjudicator {
             .filter(|r| r.verdict != Verdict::Undecided);
         self.events = pending.events;
         self.decision = pending.decision;
+        self.imposed = pending.imposed;
         self.note(ply, pending.mover, settled.clone());
+        let ruled = self.ruled_ending(settled, ply);
         if self.decision.is_none() {
-            self.decision = self.ruled_ending(settled, ply).or(pending.limit);
+            self.decision = ruled.clone().or(pending.limit);
+        }
+        if self.imposed.is_none() {
+            self.imposed = ruled.or(pending.cap);
         }
     }
 
@@ -362,16 +386,16 @@ mod tests {
     }
 
     #[test]
-    fn the_draw_reached_first_decides_the_record_however_it_goes_on() {
+    fn the_draw_reached_first_decides_a_record_that_stays_without_a_capture() {
         let arbiter = Rules {
             move_limit: Some(2),
             ..Rules::arbiter(3)
         };
         // The horses shuffle with no capture: the move-count rule is reached at ply 4, and the
-        // start position recurs a third time at ply 8. A record ending there, one more ply on,
-        // or going on with a capture is drawn where the rule was reached, as a match is.
+        // start position recurs a third time at ply 8. A record ending there, or one more ply
+        // on, is drawn where the rule was reached, as a match is.
         let shuffle = "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9";
-        for tail in ["", " h0g2", " h2h9"] {
+        for tail in ["", " h0g2"] {
             let game = played(arbiter, &format!("{shuffle}{tail}"));
             let ending = game.ending(true);
             let d = ending.decision.expect("decided");
@@ -379,6 +403,26 @@ mod tests {
             assert_eq!(Some(&d), game.decision(), "{tail}");
             assert!(!ending.provisional);
         }
+        // A capture after it shows the draw went unclaimed and the game went on: the record is
+        // not drawn by the rule, though a match would have stopped at it.
+        let game = played(arbiter, &format!("{shuffle} h2h9"));
+        assert_eq!(game.ending(true).decision, None);
+        assert_eq!(
+            game.decision().map(|d| (d.ply, &d.reason)),
+            Some((4, &Reason::MoveLimit(2)))
+        );
+        // What the game then meets decides it: here a mate, five plies after the rule was
+        // reached and passed over with a capture.
+        let start: Position = "4k4/9/9/9/9/9/9/p8/R7R/3K5 w".parse().expect("a position");
+        let game = played_from(
+            start,
+            arbiter,
+            "a1b1 e9e8 b1a1 e8e9 a1a2 e9f9 i1i8 f9e9 a2a9",
+        );
+        let d = game.ending(true).decision.expect("decided");
+        assert_eq!((d.ply, &d.reason), (9, &Reason::Checkmate));
+        assert_eq!(d.winner(), Some(Color::Red));
+        assert_eq!(game.decision().map(|d| d.ply), Some(4));
     }
 
     #[test]
