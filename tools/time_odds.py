@@ -13,7 +13,7 @@ then the weighted least-squares line of Elo against log2(k) and the factor where
         --odds 4,16,64 --tc 2+0.02 --games 200 --seed 95 --dir odds
     python3 tools/time_odds.py fit --dir odds
 
-Exits 2 when a log has no standing line.
+A log with no standing line yet is left out; exits 2 when none has one.
 """
 
 import argparse
@@ -161,8 +161,9 @@ def fit(args):
         k = factor_of(log)
         counts = last_counts(log)
         if counts is None:
-            print(f"{log}: no 'Score of ... Ptnml(0-2) [...]' line", file=sys.stderr)
-            return 2
+            # A match started and stopped before its first pair: nothing to count yet.
+            print(f"{log}: no 'Score of ... Ptnml(0-2) [...]' line, left out", file=sys.stderr)
+            continue
         text = log.read_text(encoding="utf-8", errors="replace")
         wdl = re.findall(r"^Score of \S+ vs \S+: (\d+) - (\d+) - (\d+)", text, re.M)
         won, lost, drawn = (int(x) for x in wdl[-1]) if wdl else (0, 0, 0)
@@ -178,6 +179,9 @@ def fit(args):
             f"| {k:g}× | {won + drawn + lost} | {won} | {drawn} | {lost} | {100 * s:.1f} % "
             f"| {elo:+.0f} ({low:+.0f} … {high:+.0f}) | {ends_text} |"
         )
+    if not points:
+        print(f"{out}: no log with a standing line", file=sys.stderr)
+        return 2
     if len(points) < 2:
         print("one factor only: no line to fit")
         return 0

@@ -50,3 +50,14 @@ def test_fit_reads_the_logs(tmp_path, capsys):
 def test_no_log_is_an_error(tmp_path):
     args = type("Args", (), {"dir": str(tmp_path), "rounds": 10, "seed": 1})
     assert time_odds.fit(args) == 2
+
+
+def test_a_match_without_a_pair_yet_is_left_out(tmp_path, capsys):
+    (tmp_path / "odds-4.log").write_text(
+        "Score of xq vs opp: 1 - 0 - 1  [0.75] 2 | Ptnml(0-2) [0, 0, 0, 1, 0], Elo 0\n"
+    )
+    (tmp_path / "odds-16.log").write_text("$ xq match ...\n")
+    args = type("Args", (), {"dir": str(tmp_path), "rounds": 10, "seed": 1})
+    assert time_odds.fit(args) == 0
+    captured = capsys.readouterr()
+    assert "odds-16.log" in captured.err and "one factor only" in captured.out
