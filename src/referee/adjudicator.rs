@@ -52,8 +52,8 @@ struct Pending {
     events: EventLog,
     decision: Option<Decision>,
     imposed: Option<Decision>,
-    /// The move-count rule or the cap on plies, as reached at that ply.
-    limit: Option<Decision>,
+    /// The move-count rule, as reached at that ply.
+    move_limit: Option<Decision>,
     /// The cap on plies, as reached at that ply.
     cap: Option<Decision>,
 }
@@ -133,7 +133,7 @@ impl Adjudicator {
                 events: self.events.clone(),
                 decision: self.decision.clone(),
                 imposed: self.imposed.clone(),
-                limit: self.limit_reached(),
+                move_limit: self.move_limit_at_end(),
                 cap: self.ply_limit(),
             });
         }
@@ -259,7 +259,7 @@ impl Adjudicator {
         self.note(ply, pending.mover, settled.clone());
         let ruled = self.ruled_ending(settled, ply);
         if self.decision.is_none() {
-            self.decision = ruled.clone().or(pending.limit);
+            self.decision = ruled.clone().or(pending.move_limit).or(pending.cap.clone());
         }
         if self.imposed.is_none() {
             self.imposed = ruled.or(pending.cap);
