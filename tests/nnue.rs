@@ -107,10 +107,10 @@ fn incremental_accumulators_equal_a_refresh_along_random_games() {
                 let expected = Accumulator::refresh(&net, pos);
                 assert_eq!(*stack.current(&net), expected, "{}", fen::format(pos));
                 assert_eq!(*scalar_stack.current(&scalar_net), expected);
-                let side = pos.side_to_move();
+                let (side, pieces) = (pos.side_to_move(), pos.occupied().count());
                 assert_eq!(
-                    stack.evaluate(&net, side),
-                    scalar_stack.evaluate(&scalar_net, side)
+                    stack.evaluate(&net, side, pieces),
+                    scalar_stack.evaluate(&scalar_net, side, pieces)
                 );
                 checked += 1;
             }
@@ -233,7 +233,11 @@ fn kernels_agree_on_evaluations() {
 /// The evaluation computed straight from the weights as `nnue/FORMAT.md` states it, in 64-bit
 /// integers and without the kernels.
 fn spec_evaluation(w: &NetWeights, pos: &Position) -> i64 {
-    use xq::nnue::format::{HIDDEN, QA, QB, SCALE};
+    use xq::nnue::format::{HIDDEN, OUTPUT_BUCKETS, QA, QB, SCALE};
+    // The output layer: (pieces − 2) / 4, the last one for 30 pieces or more.
+    let pieces = pos.occupied().count() as usize;
+    let layer = ((pieces - 2) / 4).min(OUTPUT_BUCKETS - 1);
+    let w1 = &w.w1[layer * 2 * HIDDEN..(layer + 1) * 2 * HIDDEN];
     let hidden = |perspective: Color| -> Vec<i64> {
         let mut acc: Vec<i64> = w.b0.iter().map(|&b| i64::from(b)).collect();
         for f in active_features(pos, perspective) {
@@ -248,10 +252,10 @@ fn spec_evaluation(w: &NetWeights, pos: &Position) -> i64 {
     for (half, perspective) in [us, us.flip()].into_iter().enumerate() {
         for (i, a) in hidden(perspective).into_iter().enumerate() {
             let c = a.clamp(0, i64::from(QA));
-            sum += c * c * i64::from(w.w1[half * HIDDEN + i]);
+            sum += c * c * i64::from(w1[half * HIDDEN + i]);
         }
     }
-    let v = sum / i64::from(QA) + i64::from(w.b1);
+    let v = sum / i64::from(QA) + i64::from(w.b1[layer]);
     (v * i64::from(SCALE) / i64::from(QA * QB)).clamp(-10_000, 10_000)
 }
 
@@ -273,20 +277,20 @@ fn evaluation_follows_the_format_spec() {
 
 #[test]
 fn golden_evaluations_of_a_seeded_net() {
-    // Values of NetWeights::random(7): they catch changes to the feature layout, the file layout
-    // and the integer arithmetic.
+    // Values of NetWeights::random(7) (format version 2): they catch changes to the feature
+    // layout, the file layout, the output buckets and the integer arithmetic.
     let net = Network::from_bytes(&format::encode(&NetWeights::random(7))).unwrap();
     let cases = [
-        (fen::START_FEN, -306),
+        (fen::START_FEN, -331),
         (
             "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b",
-            -97,
+            -418,
         ),
-        ("3k5/R8/9/9/9/9/9/9/9/1R2K4 w", 203),
-        ("3k5/9/9/9/9/9/9/9/9/4K4 b", 191),
+        ("3k5/R8/9/9/9/9/9/9/9/1R2K4 w", -438),
+        ("3k5/9/9/9/9/9/9/9/9/4K4 b", -450),
         (
             "r1bakab1r/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w",
-            -488,
+            -199,
         ),
     ];
     let found: Vec<i32> = cases
@@ -457,7 +461,7 @@ fn committed_net_gives_its_golden_evaluations() {
 fn committed_net_checksum_matches_its_header() {
     let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/nnue/default.nnue"))
         .expect("nnue/default.nnue");
-    assert_eq!(bytes.len(), FILE_LEN);
+    assert!(bytes.len() == FILE_LEN || bytes.len() == format::v1::FILE_LEN);
     let stored = u64::from_le_bytes(bytes[40..48].try_into().unwrap());
     assert_eq!(stored, format::fnv1a_64(&bytes[HEADER_LEN..]));
     assert_eq!(stored, Network::embedded().checksum());

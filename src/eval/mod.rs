@@ -75,7 +75,9 @@ impl Evaluator {
                     *acc == Accumulator::refresh(&state.net, pos),
                     "accumulators out of step with the position"
                 );
-                state.net.evaluate(acc, pos.side_to_move())
+                state
+                    .net
+                    .evaluate(acc, pos.side_to_move(), pos.occupied().count())
             }
         };
         endgame::apply(pos, raw)

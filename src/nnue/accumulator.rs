@@ -208,10 +208,11 @@ impl AccumulatorStack {
         &self.entries[self.top].acc
     }
 
-    /// The evaluation of the current ply for `side` (its side to move), in centipawns.
+    /// The evaluation of the current ply for `side` (its side to move), with `pieces` pieces on
+    /// the board, in centipawns.
     #[inline]
-    pub fn evaluate(&mut self, net: &Network, side: Color) -> i32 {
+    pub fn evaluate(&mut self, net: &Network, side: Color, pieces: u32) -> i32 {
         let acc = self.current(net);
-        net.evaluate(acc, side)
+        net.evaluate(acc, side, pieces)
     }
 }

@@ -13,6 +13,22 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 256;
 /// Output scale: centipawns = `v × SCALE / (QA × QB)`.
 pub const SCALE: i32 = 400;
+/// Output layers, one of which evaluates a position: chosen by the number of pieces on the board
+/// ([`output_bucket`]).
+pub const OUTPUT_BUCKETS: usize = 8;
+
+/// The output layer that evaluates a position with `pieces` pieces on the board (kings included,
+/// 2 to 32): `(pieces − 2) / 4`, at most `OUTPUT_BUCKETS − 1`, so bucket 0 holds the bare endings
+/// of 2 to 5 pieces and bucket 7 the openings of 30 to 32.
+#[inline]
+pub const fn output_bucket(pieces: u32) -> usize {
+    let b = pieces.saturating_sub(2) as usize / 4;
+    if b < OUTPUT_BUCKETS {
+        b
+    } else {
+        OUTPUT_BUCKETS - 1
+    }
+}
 
 /// The largest output weight in absolute value: `clamp(a, 0, QA) × w` must fit an i16.
 pub const MAX_OUTPUT_WEIGHT: i16 = 127;
@@ -22,28 +38,56 @@ const _: () = assert!(QA * MAX_OUTPUT_WEIGHT as i32 <= i16::MAX as i32);
 /// `2 × HIDDEN × MAX_OUTPUT_WEIGHT` above this the bound is checked per file, not per weight.
 pub const MAX_OUTPUT_SUM: i64 = i32::MAX as i64 / (QA as i64 * QA as i64);
 
-/// `Σ |w|` over output weights, the quantity [`MAX_OUTPUT_SUM`] bounds.
+/// `Σ |w|` over the weights of one output layer, the quantity [`MAX_OUTPUT_SUM`] bounds.
 pub fn output_sum(w1: &[i16]) -> i64 {
     w1.iter().map(|&w| i64::from(w.unsigned_abs())).sum()
 }
 
 /// The four bytes every net file starts with.
 pub const MAGIC: [u8; 4] = *b"XQNN";
-/// The format version this build reads and writes.
-pub const VERSION: u32 = 1;
+/// The format version this build writes; it reads [`v1`] files too.
+pub const VERSION: u32 = 2;
 /// The fixed description of the architecture; its FNV-1a 32 hash goes into the header, so a file
 /// made for another feature set, size, activation or scale is refused.
-pub const ARCHITECTURE: &str = "xq-nnue v1: 2x(1260->256) screlu, out 512->1, QA255 QB256 SCALE400";
+pub const ARCHITECTURE: &str =
+    "xq-nnue v2: 2x(1260->256) screlu, out 8x(512->1) by pieces (n-2)/4, QA255 QB256 SCALE400";
 /// FNV-1a 32 of [`ARCHITECTURE`].
 pub const ARCHITECTURE_HASH: u32 = fnv1a_32(ARCHITECTURE.as_bytes());
 /// Header size in bytes; the payload starts here.
 pub const HEADER_LEN: usize = 64;
-/// Payload size in bytes: `W0`, `b0`, `W1` as i16, then `b1` as i32.
-pub const PAYLOAD_LEN: usize = (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) * 2 + 4;
+/// Payload size in bytes: `W0`, `b0`, the `W1` of every output layer as i16, then their `b1` as
+/// i32.
+pub const PAYLOAD_LEN: usize =
+    (INPUTS * HIDDEN + HIDDEN + OUTPUT_BUCKETS * 2 * HIDDEN) * 2 + 4 * OUTPUT_BUCKETS;
 /// Size of a whole net file in bytes.
 pub const FILE_LEN: usize = HEADER_LEN + PAYLOAD_LEN;
 
-const _: () = assert!(FILE_LEN == 646_724);
+const _: () = assert!(FILE_LEN == 653_920);
+
+/// Version 1 of the format: the same first layer and a single output layer, which this build
+/// reads as that layer in every bucket (so a version-1 net evaluates as it always did).
+pub mod v1 {
+    use super::{HEADER_LEN, HIDDEN, INPUTS, fnv1a_32};
+    /// The version number.
+    pub const VERSION: u32 = 1;
+    /// The architecture description of version 1.
+    pub const ARCHITECTURE: &str =
+        "xq-nnue v1: 2x(1260->256) screlu, out 512->1, QA255 QB256 SCALE400";
+    /// FNV-1a 32 of [`ARCHITECTURE`].
+    pub const ARCHITECTURE_HASH: u32 = fnv1a_32(ARCHITECTURE.as_bytes());
+    /// Payload size in bytes: `W0`, `b0`, `W1` as i16, then `b1` as i32.
+    pub const PAYLOAD_LEN: usize = (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) * 2 + 4;
+    /// Size of a whole version-1 net file in bytes.
+    pub const FILE_LEN: usize = HEADER_LEN + PAYLOAD_LEN;
+    const _: () = assert!(FILE_LEN == 646_724);
+}
+
+/// The largest net file this build reads, of either version.
+pub const MAX_FILE_LEN: usize = if FILE_LEN > v1::FILE_LEN {
+    FILE_LEN
+} else {
+    v1::FILE_LEN
+};
 
 /// FNV-1a, 32 bits.
 pub const fn fnv1a_32(bytes: &[u8]) -> u32 {
@@ -76,11 +120,11 @@ pub struct NetWeights {
     pub w0: Vec<i16>,
     /// First-layer bias, `HIDDEN`.
     pub b0: Vec<i16>,
-    /// Output weights, `2 × HIDDEN`: the first half multiplies the side to move's activations, the
-    /// second half the other side's.
+    /// Output weights, `OUTPUT_BUCKETS × 2 × HIDDEN`, one output layer after the other: in each,
+    /// the first half multiplies the side to move's activations, the second half the other side's.
     pub w1: Vec<i16>,
-    /// Output bias, scaled by `QA × QB`.
-    pub b1: i32,
+    /// Output biases, one per output layer, scaled by `QA × QB`.
+    pub b1: [i32; OUTPUT_BUCKETS],
 }
 
 impl NetWeights {
@@ -106,14 +150,23 @@ impl NetWeights {
             .collect();
         let b0 = (0..HIDDEN).map(|_| uniform(first) as i16).collect();
         // Within ±100 the sum of |W1| (about 100 · HIDDEN) stays well inside MAX_OUTPUT_SUM.
-        let w1 = (0..2 * HIDDEN).map(|_| uniform(100) as i16).collect();
-        let b1 = uniform(QA * QB);
+        let w1 = (0..OUTPUT_BUCKETS * 2 * HIDDEN)
+            .map(|_| uniform(100) as i16)
+            .collect();
+        let b1 = std::array::from_fn(|_| uniform(QA * QB));
         NetWeights { w0, b0, w1, b1 }
     }
 
     /// Whether the vectors have the sizes the architecture needs.
-    fn has_architecture_sizes(&self) -> bool {
-        self.w0.len() == INPUTS * HIDDEN && self.b0.len() == HIDDEN && self.w1.len() == 2 * HIDDEN
+    pub fn has_architecture_sizes(&self) -> bool {
+        self.w0.len() == INPUTS * HIDDEN
+            && self.b0.len() == HIDDEN
+            && self.w1.len() == OUTPUT_BUCKETS * 2 * HIDDEN
+    }
+
+    /// The `2 × HIDDEN` output weights of output layer `bucket`.
+    pub fn output_weights(&self, bucket: usize) -> &[i16] {
+        &self.w1[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN]
     }
 }
 
@@ -164,15 +217,17 @@ pub enum NetError {
     },
     /// An output weight outside ±127, the range the 16-bit output kernel needs.
     BadWeight {
-        /// Its index in `W1`.
+        /// Its index in `W1` (all output layers, one after the other).
         index: usize,
         /// Its value.
         value: i16,
     },
-    /// The output weights' absolute values add up past [`MAX_OUTPUT_SUM`], so the evaluation's
-    /// i32 sum could overflow.
+    /// The absolute values of one output layer's weights add up past [`MAX_OUTPUT_SUM`], so the
+    /// evaluation's i32 sum could overflow.
     BadOutputSum {
-        /// Σ|W1| in the file.
+        /// The output layer.
+        bucket: usize,
+        /// Σ|W1| of that layer in the file.
         sum: i64,
     },
     /// The payload does not match its checksum.
@@ -201,7 +256,11 @@ impl fmt::Display for NetError {
                 write!(f, "not a net file: magic {found:02x?}, expected \"XQNN\"")
             }
             NetError::BadVersion { found } => {
-                write!(f, "net format version {found}, this build reads {VERSION}")
+                write!(
+                    f,
+                    "net format version {found}, this build reads {} and {VERSION}",
+                    v1::VERSION
+                )
             }
             NetError::BadArchitecture { found, expected } => write!(
                 f,
@@ -227,9 +286,9 @@ impl fmt::Display for NetError {
                 f,
                 "net output weight W1[{index}] = {value} is outside -127..=127"
             ),
-            NetError::BadOutputSum { sum } => write!(
+            NetError::BadOutputSum { bucket, sum } => write!(
                 f,
-                "net output weights add up to {sum} in absolute value, more than {MAX_OUTPUT_SUM}"
+                "net output layer {bucket}: weights add up to {sum} in absolute value, more than {MAX_OUTPUT_SUM}"
             ),
             NetError::Io { path, message } => write!(f, "cannot read net file {path}: {message}"),
         }
@@ -251,7 +310,9 @@ pub fn encode(w: &NetWeights) -> Vec<u8> {
     for v in w.w0.iter().chain(&w.b0).chain(&w.w1) {
         payload.extend_from_slice(&v.to_le_bytes());
     }
-    payload.extend_from_slice(&w.b1.to_le_bytes());
+    for b in w.b1 {
+        payload.extend_from_slice(&b.to_le_bytes());
+    }
     debug_assert_eq!(payload.len(), PAYLOAD_LEN);
 
     let mut out = Vec::with_capacity(FILE_LEN);
@@ -291,7 +352,8 @@ fn read_u64(bytes: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b)
 }
 
-/// Reads a net file, checking every header field and the checksum; never panics.
+/// Reads a net file of either version, checking every header field and the checksum; never
+/// panics. A version-1 file's single output layer is copied into every bucket.
 pub fn decode(bytes: &[u8]) -> Result<NetWeights, NetError> {
     if bytes.len() < HEADER_LEN {
         return Err(NetError::Truncated {
@@ -305,14 +367,16 @@ pub fn decode(bytes: &[u8]) -> Result<NetWeights, NetError> {
         return Err(NetError::BadMagic { found: magic });
     }
     let version = read_u32(bytes, 4);
-    if version != VERSION {
-        return Err(NetError::BadVersion { found: version });
-    }
+    let (expected_arch, payload_len, layers) = match version {
+        VERSION => (ARCHITECTURE_HASH, PAYLOAD_LEN, OUTPUT_BUCKETS),
+        v1::VERSION => (v1::ARCHITECTURE_HASH, v1::PAYLOAD_LEN, 1),
+        found => return Err(NetError::BadVersion { found }),
+    };
     let arch = read_u32(bytes, 8);
-    if arch != ARCHITECTURE_HASH {
+    if arch != expected_arch {
         return Err(NetError::BadArchitecture {
             found: arch,
-            expected: ARCHITECTURE_HASH,
+            expected: expected_arch,
         });
     }
     for (i, (field, expected)) in header_dimensions().into_iter().enumerate() {
@@ -326,10 +390,10 @@ pub fn decode(bytes: &[u8]) -> Result<NetWeights, NetError> {
         }
     }
     let declared = read_u64(bytes, 32);
-    if declared != PAYLOAD_LEN as u64 {
+    if declared != payload_len as u64 {
         return Err(NetError::BadLength {
             found: declared,
-            expected: PAYLOAD_LEN as u64,
+            expected: payload_len as u64,
         });
     }
     let stored = read_u64(bytes, 40);
@@ -337,16 +401,16 @@ pub fn decode(bytes: &[u8]) -> Result<NetWeights, NetError> {
         return Err(NetError::BadReserved);
     }
     let payload = &bytes[HEADER_LEN..];
-    if payload.len() < PAYLOAD_LEN {
+    if payload.len() < payload_len {
         return Err(NetError::Truncated {
             len: bytes.len(),
-            needed: FILE_LEN,
+            needed: HEADER_LEN + payload_len,
         });
     }
-    if payload.len() > PAYLOAD_LEN {
+    if payload.len() > payload_len {
         return Err(NetError::BadLength {
             found: payload.len() as u64,
-            expected: PAYLOAD_LEN as u64,
+            expected: payload_len as u64,
         });
     }
     let computed = fnv1a_64(payload);
@@ -359,9 +423,11 @@ pub fn decode(bytes: &[u8]) -> Result<NetWeights, NetError> {
         .map(|c| i16::from_le_bytes([c[0], c[1]]));
     let w0: Vec<i16> = values.by_ref().take(INPUTS * HIDDEN).collect();
     let b0: Vec<i16> = values.by_ref().take(HIDDEN).collect();
-    let w1: Vec<i16> = values.by_ref().take(2 * HIDDEN).collect();
-    let tail = &payload[PAYLOAD_LEN - 4..];
-    let b1 = i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
+    let w1: Vec<i16> = values.by_ref().take(layers * 2 * HIDDEN).collect();
+    let biases: Vec<i32> = payload[payload_len - 4 * layers..]
+        .chunks_exact(4)
+        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
     if let Some((index, &value)) = w1
         .iter()
         .enumerate()
@@ -369,10 +435,15 @@ pub fn decode(bytes: &[u8]) -> Result<NetWeights, NetError> {
     {
         return Err(NetError::BadWeight { index, value });
     }
-    let sum = output_sum(&w1);
-    if sum > MAX_OUTPUT_SUM {
-        return Err(NetError::BadOutputSum { sum });
+    for (bucket, layer) in w1.chunks_exact(2 * HIDDEN).enumerate() {
+        let sum = output_sum(layer);
+        if sum > MAX_OUTPUT_SUM {
+            return Err(NetError::BadOutputSum { bucket, sum });
+        }
     }
+    // A version-1 file has one layer: every bucket gets a copy.
+    let w1 = w1.repeat(OUTPUT_BUCKETS / layers);
+    let b1 = std::array::from_fn(|bucket| biases[bucket * layers / OUTPUT_BUCKETS]);
     Ok(NetWeights { w0, b0, w1, b1 })
 }
 
@@ -421,9 +492,14 @@ mod tests {
             Err(NetError::BadMagic { .. })
         ));
         assert_eq!(
-            decode(&corrupted(4, 3)),
-            Err(NetError::BadVersion { found: 2 })
+            decode(&corrupted(4, 4)),
+            Err(NetError::BadVersion { found: 6 })
         );
+        // Version 1 with a version-2 architecture hash.
+        assert!(matches!(
+            decode(&corrupted(4, 3)),
+            Err(NetError::BadArchitecture { .. })
+        ));
         assert!(matches!(
             decode(&corrupted(9, 1)),
             Err(NetError::BadArchitecture { .. })
@@ -468,19 +544,86 @@ mod tests {
     #[test]
     fn output_weights_adding_up_past_the_i32_bound_are_refused() {
         let mut w = NetWeights::random(5);
-        let n = w.w1.len() as i64;
+        let n = 2 * HIDDEN as i64;
         if n * i64::from(MAX_OUTPUT_WEIGHT) <= MAX_OUTPUT_SUM {
             return; // the per-weight bound already keeps the sum in range at this width
         }
         let per = (MAX_OUTPUT_SUM / n + 1) as i16;
-        w.w1.iter_mut().for_each(|x| *x = per);
+        let bucket = 3;
+        let layer = &mut w.w1[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
+        layer.iter_mut().for_each(|x| *x = per);
         let sum = i64::from(per) * n;
-        assert_eq!(decode(&encode(&w)), Err(NetError::BadOutputSum { sum }));
+        assert_eq!(
+            decode(&encode(&w)),
+            Err(NetError::BadOutputSum { bucket, sum })
+        );
         // Zero just enough weights to come back within the bound.
         let excess = sum - MAX_OUTPUT_SUM;
         let zeroed = (excess + i64::from(per) - 1) / i64::from(per);
-        w.w1[..zeroed as usize].iter_mut().for_each(|x| *x = 0);
+        let layer = &mut w.w1[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
+        layer[..zeroed as usize].iter_mut().for_each(|x| *x = 0);
         assert!(decode(&encode(&w)).is_ok());
+    }
+
+    /// A version-1 file (one output layer) holding `w0`, `b0`, `w1` and `b1`.
+    fn encode_v1(w0: &[i16], b0: &[i16], w1: &[i16], b1: i32) -> Vec<u8> {
+        let mut payload = Vec::new();
+        for v in w0.iter().chain(b0).chain(w1) {
+            payload.extend_from_slice(&v.to_le_bytes());
+        }
+        payload.extend_from_slice(&b1.to_le_bytes());
+        let mut out = MAGIC.to_vec();
+        out.extend_from_slice(&v1::VERSION.to_le_bytes());
+        out.extend_from_slice(&v1::ARCHITECTURE_HASH.to_le_bytes());
+        for (_, v) in header_dimensions() {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        out.extend_from_slice(&fnv1a_64(&payload).to_le_bytes());
+        out.resize(HEADER_LEN, 0);
+        out.extend_from_slice(&payload);
+        out
+    }
+
+    #[test]
+    fn a_version_1_file_has_its_output_layer_in_every_bucket() {
+        let w = NetWeights::random(9);
+        let layer = w.output_weights(2);
+        let bytes = encode_v1(&w.w0, &w.b0, layer, w.b1[2]);
+        assert_eq!(bytes.len(), v1::FILE_LEN);
+        let read = decode(&bytes).unwrap();
+        assert_eq!((&read.w0, &read.b0), (&w.w0, &w.b0));
+        for bucket in 0..OUTPUT_BUCKETS {
+            assert_eq!(read.output_weights(bucket), layer);
+            assert_eq!(read.b1[bucket], w.b1[2]);
+        }
+        // Its own length, checksum and output bounds are checked as a version-2 file's are.
+        assert!(matches!(
+            decode(&bytes[..bytes.len() - 1]),
+            Err(NetError::Truncated { .. })
+        ));
+        let mut big = layer.to_vec();
+        big[7] = -128;
+        assert_eq!(
+            decode(&encode_v1(&w.w0, &w.b0, &big, 0)),
+            Err(NetError::BadWeight {
+                index: 7,
+                value: -128
+            })
+        );
+    }
+
+    #[test]
+    fn output_buckets_follow_the_piece_count() {
+        let buckets: Vec<usize> = (2..=32).map(output_bucket).collect();
+        assert_eq!(buckets[0], 0);
+        assert_eq!(buckets[30], OUTPUT_BUCKETS - 1);
+        assert!(buckets.windows(2).all(|p| p[1] == p[0] || p[1] == p[0] + 1));
+        for b in 0..OUTPUT_BUCKETS {
+            assert!(buckets.contains(&b), "bucket {b} is never used");
+        }
+        assert_eq!(output_bucket(0), 0);
+        assert_eq!(output_bucket(90), OUTPUT_BUCKETS - 1);
     }
 
     #[test]

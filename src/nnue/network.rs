@@ -2,7 +2,9 @@
 //! default net, and the integer output layer.
 
 use super::accumulator::Accumulator;
-use super::format::{self, FILE_LEN, HIDDEN, INPUTS, NetError, NetWeights, QA, QB, SCALE};
+use super::format::{
+    self, HIDDEN, NetError, NetWeights, OUTPUT_BUCKETS, QA, QB, SCALE, output_bucket,
+};
 use super::simd::{Kernel, Lanes};
 use crate::position::Position;
 use crate::square::Color;
@@ -17,7 +19,7 @@ pub const EVAL_LIMIT: i32 = 10_000;
 /// The default net, embedded in the binary.
 static DEFAULT_BYTES: &[u8] = include_bytes!("../../nnue/default.nnue");
 const _: () = assert!(
-    DEFAULT_BYTES.len() == FILE_LEN,
+    DEFAULT_BYTES.len() == format::FILE_LEN || DEFAULT_BYTES.len() == format::v1::FILE_LEN,
     "nnue/default.nnue has the wrong size"
 );
 
@@ -46,10 +48,10 @@ pub struct Network {
     w0: Vec<Row>,
     /// First-layer bias.
     b0: Row,
-    /// Output weights: `[0]` for the side to move, `[1]` for the other side.
-    w1: [Row; 2],
-    /// Output bias.
-    b1: i32,
+    /// Output weights of each output layer: `[0]` for the side to move, `[1]` for the other side.
+    w1: Vec<[Row; 2]>,
+    /// Output bias of each output layer.
+    b1: [i32; OUTPUT_BUCKETS],
     /// The kernels in use, chosen once when the net is built.
     kernel: Kernel,
     /// FNV-1a 64 of the net file's payload, to name the net in reports.
@@ -70,27 +72,42 @@ impl Network {
     /// # Panics
     /// If the weight vectors do not have the architecture's sizes (a programming error).
     pub fn with_kernel(w: &NetWeights, kernel: Kernel) -> Network {
+        let bytes = format::encode(w);
+        Network::build(w, kernel, format::fnv1a_64(&bytes[format::HEADER_LEN..]))
+    }
+
+    /// The net of `w`, named by `checksum`.
+    fn build(w: &NetWeights, kernel: Kernel, checksum: u64) -> Network {
         assert!(
-            w.w0.len() == INPUTS * HIDDEN && w.b0.len() == HIDDEN && w.w1.len() == 2 * HIDDEN,
+            w.has_architecture_sizes(),
             "weights of the wrong shape for this architecture"
         );
-        let bytes = format::encode(w);
         Network {
             w0: w.w0.chunks_exact(HIDDEN).map(Row::from_slice).collect(),
             b0: Row::from_slice(&w.b0),
-            w1: [
-                Row::from_slice(&w.w1[..HIDDEN]),
-                Row::from_slice(&w.w1[HIDDEN..]),
-            ],
+            w1: w
+                .w1
+                .chunks_exact(2 * HIDDEN)
+                .map(|layer| {
+                    [
+                        Row::from_slice(&layer[..HIDDEN]),
+                        Row::from_slice(&layer[HIDDEN..]),
+                    ]
+                })
+                .collect(),
             b1: w.b1,
             kernel,
-            checksum: format::fnv1a_64(&bytes[format::HEADER_LEN..]),
+            checksum,
         }
     }
 
-    /// Reads a net file's bytes (`nnue/FORMAT.md`).
+    /// Reads a net file's bytes (`nnue/FORMAT.md`), of either version; the net is named by the
+    /// checksum in the file's header.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        format::decode(bytes).map(|w| Network::from_weights(&w))
+        let w = format::decode(bytes)?;
+        // `decode` has checked the header's checksum against the payload.
+        let stored = u64::from_le_bytes(bytes[40..48].try_into().unwrap_or_default());
+        Ok(Network::build(&w, Kernel::best(), stored))
     }
 
     /// Reads a net file from disk: only a regular file, and no more than a net's length of it (a
@@ -106,16 +123,19 @@ impl Network {
         if !meta.is_file() {
             return Err(io("not a regular file (a FIFO, socket or device)".into()));
         }
-        if meta.len() > format::FILE_LEN as u64 {
+        if meta.len() > format::MAX_FILE_LEN as u64 {
             return Err(io(format!(
-                "{} bytes, but a net file of this build has {}",
+                "{} bytes, but a net file of this build has at most {}",
                 meta.len(),
-                format::FILE_LEN
+                format::MAX_FILE_LEN
             )));
         }
-        let mut bytes = Vec::with_capacity(format::FILE_LEN);
+        let mut bytes = Vec::with_capacity(format::MAX_FILE_LEN);
         std::fs::File::open(path)
-            .and_then(|f| f.take(format::FILE_LEN as u64 + 1).read_to_end(&mut bytes))
+            .and_then(|f| {
+                f.take(format::MAX_FILE_LEN as u64 + 1)
+                    .read_to_end(&mut bytes)
+            })
             .map_err(|e| io(e.to_string()))?;
         Network::from_bytes(&bytes)
     }
@@ -130,7 +150,7 @@ impl Network {
         NetWeights {
             w0: self.w0.iter().flat_map(|r| r.0).collect(),
             b0: self.b0.0.to_vec(),
-            w1: self.w1.iter().flat_map(|r| r.0).collect(),
+            w1: self.w1.iter().flatten().flat_map(|r| r.0).collect(),
             b1: self.b1,
         }
     }
@@ -158,18 +178,21 @@ impl Network {
         self.checksum
     }
 
-    /// The evaluation in centipawns for `side` (normally the side to move), from accumulators
-    /// that are up to date: `v = sum / QA + b1`, `cp = v × SCALE / (QA × QB)`, clamped to
+    /// The evaluation in centipawns for `side` (normally the side to move) of a position with
+    /// `pieces` pieces on the board, from accumulators that are up to date: the output layer of
+    /// [`output_bucket`]`(pieces)`, `v = sum / QA + b1`, `cp = v × SCALE / (QA × QB)`, clamped to
     /// ±[`EVAL_LIMIT`].
     #[inline]
-    pub fn evaluate(&self, acc: &Accumulator, side: Color) -> i32 {
+    pub fn evaluate(&self, acc: &Accumulator, side: Color, pieces: u32) -> i32 {
+        let bucket = output_bucket(pieces);
+        let [w_us, w_them] = &self.w1[bucket];
         let sum = self.kernel.screlu_dot(
             acc.values(side),
             acc.values(side.flip()),
-            &self.w1[0].0,
-            &self.w1[1].0,
+            &w_us.0,
+            &w_them.0,
         );
-        let v = i64::from(sum) / i64::from(QA) + i64::from(self.b1);
+        let v = i64::from(sum) / i64::from(QA) + i64::from(self.b1[bucket]);
         let cp = v * i64::from(SCALE) / i64::from(QA * QB);
         cp.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
     }
@@ -177,7 +200,11 @@ impl Network {
     /// The evaluation of `pos` for the side to move, from freshly built accumulators (slow; for
     /// single positions, tests and tools).
     pub fn evaluate_position(&self, pos: &Position) -> i32 {
-        self.evaluate(&Accumulator::refresh(self, pos), pos.side_to_move())
+        self.evaluate(
+            &Accumulator::refresh(self, pos),
+            pos.side_to_move(),
+            pos.occupied().count(),
+        )
     }
 }
 
@@ -193,6 +220,7 @@ impl fmt::Debug for Network {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nnue::format::INPUTS;
 
     #[test]
     fn embedded_net_loads() {
@@ -231,7 +259,7 @@ mod tests {
         }
         let big = dir.join("big.nnue");
         let mut bytes = DEFAULT_BYTES.to_vec();
-        bytes.push(0);
+        bytes.resize(format::MAX_FILE_LEN + 1, 0);
         std::fs::write(&big, &bytes).unwrap();
         let err = Network::load(&big).unwrap_err();
         assert!(err.to_string().contains("bytes, but a net file"), "{err}");

@@ -245,7 +245,7 @@ fn describe_export(params: &[f32], w: &format::NetWeights) -> String {
     }
     let differ = |a: &[i16], b: &[i16]| a.iter().zip(b).filter(|(x, y)| x != y).count();
     format!(
-        "values differing from the nearest rounding of the checkpoint: W0 {}, b0 {}, W1 {} of {}, b1 {} vs {}",
+        "values differing from the nearest rounding of the checkpoint: W0 {}, b0 {}, W1 {} of {}, b1 {:?} vs {:?}",
         differ(&w.w0, &nearest.w0),
         differ(&w.b0, &nearest.b0),
         differ(&w.w1, &nearest.w1),
@@ -335,8 +335,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     }
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let mut split = dataset::load(&data, s.seed)?;
-    let calibration: Vec<Sample> =
-        split.train[..split.train.len().min(quant::CALIBRATION_POSITIONS)].to_vec();
+    let calibration: Vec<Sample> = quant::calibration_set(&split.train);
     eprintln!(
         "training: {} epochs, batch {}, lambda {}, lr {:e} -> {:e}, {} threads, mirror {}, seed {}",
         s.epochs,
@@ -412,7 +411,7 @@ pub fn quantise_main(args: &[String]) -> Result<(), String> {
     write_atomically(&out, &bytes)?;
     let max_abs = |v: &[i16]| v.iter().map(|x| x.unsigned_abs()).max().unwrap_or(0);
     println!(
-        "{}: epoch {}, validation loss {:.6}; max |W0| {}, |b0| {}, |W1| {}, b1 {}; {} bytes, checksum {:016x}",
+        "{}: epoch {}, validation loss {:.6}; max |W0| {}, |b0| {}, |W1| {}, b1 {:?}; {} bytes, checksum {:016x}",
         out.display(),
         c.epochs,
         c.valid_loss,

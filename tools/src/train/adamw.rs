@@ -2,7 +2,7 @@
 //! parameter after each step (and of the output weights' absolute sum), and the cosine
 //! learning-rate schedule.
 
-use super::net::{B0, B1, CLIP, N_PARAMS, W0_LEN, W1, W1_CLIP, W1_SUM_CLIP};
+use super::net::{B0, B1, CLIP, H, N_PARAMS, W0_LEN, W1, W1_CLIP, W1_SUM_CLIP};
 
 /// AdamW state: first and second moments per parameter and the step count.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,7 +36,7 @@ impl AdamW {
 
     /// One step on every parameter (dense: all 1260 rows of `W0` are updated, touched or not;
     /// at this size that costs about as much as a few hundred positions), then clipping to ±CLIP
-    /// (±`W1_CLIP` for `W1`, whose absolute sum is then brought within `W1_SUM_CLIP`).
+    /// (±`W1_CLIP` for `W1`, each output layer's absolute sum then brought within `W1_SUM_CLIP`).
     pub fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32) {
         self.t += 1;
         let bc1 = 1.0 - BETA1.powf(self.t as f32);
@@ -61,7 +61,9 @@ impl AdamW {
                 p[i] = (p[i] * keep - update).clamp(-clip, clip);
             }
         }
-        project_l1(&mut params[W1..B1], W1_SUM_CLIP);
+        for layer in params[W1..B1].chunks_exact_mut(2 * H) {
+            project_l1(layer, W1_SUM_CLIP);
+        }
     }
 }
 
@@ -189,8 +191,10 @@ mod tests {
         }
         let g = vec![0.0; N_PARAMS];
         AdamW::new().step(&mut p, &g, 0.0);
-        let sum: f32 = p[W1..B1].iter().map(|x| x.abs()).sum();
-        assert!(sum <= W1_SUM_CLIP * 1.0001, "{sum} > {W1_SUM_CLIP}");
+        for layer in p[W1..B1].chunks_exact(2 * H) {
+            let sum: f32 = layer.iter().map(|x| x.abs()).sum();
+            assert!(sum <= W1_SUM_CLIP * 1.0001, "{sum} > {W1_SUM_CLIP}");
+        }
         assert!(p[W1..B1].iter().all(|&x| x > 0.0));
     }
 }

@@ -1,9 +1,12 @@
 //! The float network: parameter layout, initialisation, and the per-position forward and backward
-//! passes (sparse first layer, SCReLU, one output), batched over threads.
+//! passes (sparse first layer, SCReLU, the output layer of the position's bucket), batched over
+//! threads.
 
 use super::dataset::{MAX_FEATURES, Sample};
 use super::rng::{Rng, mix};
-use xq::nnue::format::{HIDDEN, INPUTS, MAX_OUTPUT_SUM, MAX_OUTPUT_WEIGHT, QB, SCALE};
+use xq::nnue::format::{
+    HIDDEN, INPUTS, MAX_OUTPUT_SUM, MAX_OUTPUT_WEIGHT, OUTPUT_BUCKETS, QB, SCALE, output_bucket,
+};
 
 /// Hidden neurons per perspective.
 pub const H: usize = HIDDEN;
@@ -11,13 +14,22 @@ pub const H: usize = HIDDEN;
 pub const W0_LEN: usize = INPUTS * H;
 /// Offset of `b0`.
 pub const B0: usize = W0_LEN;
-/// Offset of `W1` (side to move's half, then the other side's).
+/// Output layers.
+pub const BUCKETS: usize = OUTPUT_BUCKETS;
+/// Offset of `W1`: `2H` weights per output layer (side to move's half, then the other side's),
+/// one layer after the other.
 pub const W1: usize = B0 + H;
-/// Offset of `b1`.
-pub const B1: usize = W1 + 2 * H;
+/// Offset of `b1`, one per output layer.
+pub const B1: usize = W1 + BUCKETS * 2 * H;
 /// Number of parameters: `W0`, `b0`, `W1`, `b1`, stored in that order in one flat vector (the
 /// gradient buffers and the optimiser moments use the same layout).
-pub const N_PARAMS: usize = B1 + 1;
+pub const N_PARAMS: usize = B1 + BUCKETS;
+
+/// The output layer of a sample: by its number of pieces, as the engine chooses it.
+#[inline]
+pub fn bucket_of(s: &Sample) -> usize {
+    output_bucket(u32::from(s.len))
+}
 
 /// Every parameter is kept within ±`CLIP` (so that quantised values fit the engine's kernels).
 pub const CLIP: f32 = 1.98;
@@ -26,7 +38,7 @@ pub const CLIP: f32 = 1.98;
 /// evaluation kernel multiplies by (127 / 256 with QB = 256).
 pub const W1_CLIP: f32 = MAX_OUTPUT_WEIGHT as f32 / QB as f32;
 
-/// The output weights' absolute values are kept to a sum of at most `W1_SUM_CLIP`, so that their
+/// Each output layer's weights are kept to an absolute sum of at most `W1_SUM_CLIP`, so that their
 /// nearest rounding stays within the file format's `MAX_OUTPUT_SUM`: rounding adds at most ½ to
 /// each of the 2H values `|w · QB|`, hence the H taken off.
 pub const W1_SUM_CLIP: f32 = (MAX_OUTPUT_SUM - H as i64) as f32 / QB as f32;
@@ -66,20 +78,20 @@ pub fn init(seed: u64) -> Vec<f32> {
 struct View<'a> {
     w0: &'a [[f32; H]],
     b0: &'a [f32; H],
-    w1s: &'a [f32; H],
-    w1n: &'a [f32; H],
-    b1: f32,
+    /// Rows of `W1`: output layer `b` has rows `2b` (side to move) and `2b + 1` (other side).
+    w1: &'a [[f32; H]],
+    b1: &'a [f32],
 }
 
 fn view(p: &[f32]) -> View<'_> {
     let (rows, _) = p[..B1].as_chunks::<H>();
     let (w0, tail) = rows.split_at(INPUTS);
+    let (b0, w1) = tail.split_at(1);
     View {
         w0,
-        b0: &tail[0],
-        w1s: &tail[1],
-        w1n: &tail[2],
-        b1: p[B1],
+        b0: &b0[0],
+        w1,
+        b1: &p[B1..],
     }
 }
 
@@ -87,24 +99,20 @@ fn view(p: &[f32]) -> View<'_> {
 struct ViewMut<'a> {
     w0: &'a mut [[f32; H]],
     b0: &'a mut [f32; H],
-    w1s: &'a mut [f32; H],
-    w1n: &'a mut [f32; H],
-    b1: &'a mut f32,
+    w1: &'a mut [[f32; H]],
+    b1: &'a mut [f32],
 }
 
 fn view_mut(g: &mut [f32]) -> ViewMut<'_> {
     let (head, b1) = g.split_at_mut(B1);
     let (rows, _) = head.as_chunks_mut::<H>();
     let (w0, tail) = rows.split_at_mut(INPUTS);
-    let [b0, w1s, w1n] = tail else {
-        unreachable!("the layout has three rows after W0")
-    };
+    let (b0, w1) = tail.split_at_mut(1);
     ViewMut {
         w0,
-        b0,
-        w1s,
-        w1n,
-        b1: &mut b1[0],
+        b0: &mut b0[0],
+        w1,
+        b1,
     }
 }
 
@@ -160,7 +168,8 @@ fn forward(v: &View, s: &Sample, mirror: bool, x: &mut Scratch) -> f32 {
     let n = s.both_perspectives(mirror, &mut x.stm, &mut x.other);
     accumulate(v, &x.stm[..n], &mut x.acc_s);
     accumulate(v, &x.other[..n], &mut x.acc_n);
-    screlu_dot(&x.acc_s, v.w1s) + screlu_dot(&x.acc_n, v.w1n) + v.b1
+    let b = bucket_of(s);
+    screlu_dot(&x.acc_s, &v.w1[2 * b]) + screlu_dot(&x.acc_n, &v.w1[2 * b + 1]) + v.b1[b]
 }
 
 /// The float evaluation of `s` in centipawns (output × SCALE), without mirroring.
@@ -183,9 +192,10 @@ fn backward(
     let p = sigmoid(o);
     let err = p - target(s, lambda);
     let d = 2.0 * err * p * (1.0 - p) * weight;
-    *g.b1 += d;
-    output_and_hidden_grad(d, &mut x.acc_s, v.w1s, g.w1s);
-    output_and_hidden_grad(d, &mut x.acc_n, v.w1n, g.w1n);
+    let b = bucket_of(s);
+    g.b1[b] += d;
+    output_and_hidden_grad(d, &mut x.acc_s, &v.w1[2 * b], &mut g.w1[2 * b]);
+    output_and_hidden_grad(d, &mut x.acc_n, &v.w1[2 * b + 1], &mut g.w1[2 * b + 1]);
     // Now acc_s and acc_n hold ∂loss/∂accumulator.
     for i in 0..H {
         g.b0[i] += x.acc_s[i] + x.acc_n[i];

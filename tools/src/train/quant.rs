@@ -2,7 +2,7 @@
 //! forward pass restated here as the reference for export checks.
 
 use super::dataset::{MAX_FEATURES, Sample};
-use super::net::{B0, B1, H, N_PARAMS, W0_LEN, W1};
+use super::net::{B0, B1, BUCKETS, H, N_PARAMS, W0_LEN, W1, bucket_of};
 use xq::nnue::format::{
     INPUTS, MAX_OUTPUT_SUM, MAX_OUTPUT_WEIGHT, NetWeights, QA, QB, SCALE, output_sum,
 };
@@ -24,9 +24,11 @@ pub fn quantise(params: &[f32]) -> NetWeights {
             .iter()
             .map(|&x| to_i16(x, QB).clamp(-MAX_OUTPUT_WEIGHT, MAX_OUTPUT_WEIGHT))
             .collect(),
-        b1: (f64::from(params[B1]) * f64::from(QA * QB))
-            .round()
-            .clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32,
+        b1: std::array::from_fn(|b| {
+            (f64::from(params[B1 + b]) * f64::from(QA * QB))
+                .round()
+                .clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32
+        }),
     }
 }
 
@@ -40,13 +42,13 @@ pub fn dequantise(w: &NetWeights) -> Vec<f32> {
     params.extend(w.w0.iter().map(|&x| (f64::from(x) / qa) as f32));
     params.extend(w.b0.iter().map(|&x| (f64::from(x) / qa) as f32));
     params.extend(w.w1.iter().map(|&x| (f64::from(x) / qb) as f32));
-    params.push((f64::from(w.b1) / (qa * qb)) as f32);
+    params.extend(w.b1.iter().map(|&x| (f64::from(x) / (qa * qb)) as f32));
     params
 }
 
 /// Whether `w` has this architecture's vector sizes.
 pub fn has_shape(w: &NetWeights) -> bool {
-    w.w0.len() == INPUTS * H && w.b0.len() == H && w.w1.len() == 2 * H
+    w.w0.len() == INPUTS * H && w.b0.len() == H && w.w1.len() == BUCKETS * 2 * H
 }
 
 /// The i16 accumulator `b0 + Σ W0[f]` (wrapping, as the engine's SIMD adds would).
@@ -81,8 +83,10 @@ pub fn eval_cp(w: &NetWeights, s: &Sample) -> i64 {
     let mut them = [0i16; H];
     accumulate(w, &stm[..n], &mut us);
     accumulate(w, &other[..n], &mut them);
-    let sum = screlu_dot(&us, &w.w1[..H]).wrapping_add(screlu_dot(&them, &w.w1[H..2 * H]));
-    let v = i64::from(sum / QA) + i64::from(w.b1);
+    let b = bucket_of(s);
+    let w1 = w.output_weights(b);
+    let sum = screlu_dot(&us, &w1[..H]).wrapping_add(screlu_dot(&them, &w1[H..]));
+    let v = i64::from(sum / QA) + i64::from(w.b1[b]);
     v * i64::from(SCALE) / i64::from(QA * QB)
 }
 
@@ -167,36 +171,68 @@ fn symmetrise(g: &mut [f64], n: usize, count: f64) {
     }
 }
 
-/// Calibration positions used by [`quantise_calibrated`] at most.
+/// Calibration positions of each output layer used by [`quantise_calibrated`] at most.
 pub const CALIBRATION_POSITIONS: usize = 16_384;
 
-/// Quantisation that compensates the output layer's rounding on `calibration` positions: `W0`
-/// and `b0` are rounded to the nearest step exactly as in [`quantise`]; then `W1` and `b1` are
-/// refitted so that the integer network reproduces the float network's outputs. With φ the
-/// integer network's activations (clamp(acc, 0, QA)² / QA², plus 1 for the bias) and y the float
-/// outputs, the real-valued fit is `(ΦᵀΦ/N + δI)⁻¹ (Φᵀy/N + δw)` (δ, 1 % of the mean diagonal,
-/// pulls toward the trained weights `w` where the data says little); it is rounded one weight at
-/// a time by nearest-plane rounding, the error of each rounded weight passed on to the weights not
-/// yet rounded (as in GPTQ), `b1` last on its fine grid. Values keep their meaning (`x·QB`,
-/// `x·QA·QB`) and ranges (|W1| ≤ 127). Needed because with H = 128 and QB = 64 a trained `W1` spans
-/// only a few dozen steps and plain rounding leaves a systematic error of several centipawns.
+/// Up to [`CALIBRATION_POSITIONS`] positions of each output layer from `samples`, in order.
+pub fn calibration_set(samples: &[Sample]) -> Vec<Sample> {
+    let mut taken = [0usize; BUCKETS];
+    let mut out = Vec::new();
+    for s in samples {
+        let b = bucket_of(s);
+        if taken[b] < CALIBRATION_POSITIONS {
+            taken[b] += 1;
+            out.push(*s);
+        }
+        if taken.iter().all(|&t| t == CALIBRATION_POSITIONS) {
+            break;
+        }
+    }
+    out
+}
+
+/// Quantisation that compensates the output layers' rounding on `calibration` positions: `W0`
+/// and `b0` are rounded to the nearest step exactly as in [`quantise`]; then each output layer's
+/// `W1` and `b1` are refitted, on the calibration positions of that layer, so that the integer
+/// network reproduces the float network's outputs. With φ the integer network's activations
+/// (clamp(acc, 0, QA)² / QA², plus 1 for the bias) and y the float outputs, the real-valued fit is
+/// `(ΦᵀΦ/N + δI)⁻¹ (Φᵀy/N + δw)` (δ, 1 % of the mean diagonal, pulls toward the trained weights
+/// `w` where the data says little); it is rounded one weight at a time by nearest-plane rounding,
+/// the error of each rounded weight passed on to the weights not yet rounded (as in GPTQ), `b1`
+/// last on its fine grid. Values keep their meaning (`x·QB`, `x·QA·QB`) and ranges (|W1| ≤ 127).
+/// Needed because with H = 128 and QB = 64 a trained `W1` spans only a few dozen steps and plain
+/// rounding leaves a systematic error of several centipawns.
 ///
-/// Falls back to [`quantise`] when `calibration` is empty, the system is singular, or the refitted
-/// output weights would add up past `MAX_OUTPUT_SUM` in absolute value.
+/// An output layer keeps [`quantise`]'s rounding when `calibration` holds none of its positions,
+/// its system is singular, or its refitted weights would add up past `MAX_OUTPUT_SUM` in absolute
+/// value.
 pub fn quantise_calibrated(params: &[f32], calibration: &[Sample]) -> NetWeights {
-    let positions = &calibration[..calibration.len().min(CALIBRATION_POSITIONS)];
     let mut w = quantise(params);
-    if let Some((w1, b1)) = output_layer(params, &w, positions)
-        && output_sum(&w1) <= MAX_OUTPUT_SUM
-    {
-        w.w1 = w1;
-        w.b1 = b1;
+    for bucket in 0..BUCKETS {
+        let positions: Vec<Sample> = calibration
+            .iter()
+            .filter(|s| bucket_of(s) == bucket)
+            .take(CALIBRATION_POSITIONS)
+            .copied()
+            .collect();
+        if let Some((w1, b1)) = output_layer(params, &w, &positions, bucket)
+            && output_sum(&w1) <= MAX_OUTPUT_SUM
+        {
+            w.w1[bucket * 2 * H..(bucket + 1) * 2 * H].copy_from_slice(&w1);
+            w.b1[bucket] = b1;
+        }
     }
     w
 }
 
-/// The refit of [`quantise_calibrated`]; row 0 is `b1`, rows `1..=2H` are `W1`.
-fn output_layer(params: &[f32], w: &NetWeights, positions: &[Sample]) -> Option<(Vec<i16>, i32)> {
+/// The refit of [`quantise_calibrated`] for output layer `bucket`, on positions of that layer;
+/// row 0 is `b1`, rows `1..=2H` are `W1`.
+fn output_layer(
+    params: &[f32],
+    w: &NetWeights,
+    positions: &[Sample],
+    bucket: usize,
+) -> Option<(Vec<i16>, i32)> {
     const N: usize = 2 * H + 1;
     if positions.is_empty() {
         return None;
@@ -243,9 +279,9 @@ fn output_layer(params: &[f32], w: &NetWeights, positions: &[Sample]) -> Option<
         *r /= count;
     }
     let d = damp(&mut gram, N);
-    rhs[0] += d * f64::from(params[B1]);
+    rhs[0] += d * f64::from(params[B1 + bucket]);
     for i in 0..2 * H {
-        rhs[1 + i] += d * f64::from(params[W1 + i]);
+        rhs[1 + i] += d * f64::from(params[W1 + bucket * 2 * H + i]);
     }
     let l = cholesky(&gram, N)?;
     let fit = cholesky_solve(&l, N, &rhs);

@@ -159,7 +159,9 @@ fn export_decodes_to_the_same_integer_forward_and_stays_close_to_float() {
     // The refit touches only the output layer and keeps the kernels' ranges.
     assert_eq!((&w.w0, &w.b0), (&nearest.w0, &nearest.b0));
     assert!(w.w1.iter().all(|v| v.abs() <= 127));
-    assert!(format::output_sum(&w.w1) <= format::MAX_OUTPUT_SUM);
+    for b in 0..net::BUCKETS {
+        assert!(format::output_sum(w.output_weights(b)) <= format::MAX_OUTPUT_SUM);
+    }
     let bytes = format::encode(&w);
     let back = format::decode(&bytes).expect("own export decodes");
     assert_eq!(back, w);
@@ -203,7 +205,8 @@ fn quantisation_rounds_and_clips() {
     let w = quant::quantise(&p);
     assert_eq!((w.w0[0], w.w0[1], w.b0[0]), (255, -1, 505));
     assert_eq!((w.w1[0], w.w1[H]), (-127, 1));
-    assert_eq!(w.b1, (0.25 * f64::from(QA * QB)).round() as i32);
+    assert_eq!(w.b1[0], (0.25 * f64::from(QA * QB)).round() as i32);
+    assert_eq!(w.b1[1..], [0; net::BUCKETS - 1]);
 }
 
 /// A net whose output weights add up past what the evaluation's i32 sum holds is not written:
@@ -215,12 +218,14 @@ fn export_refuses_output_weights_past_their_sum() {
         *x = net::W1_CLIP;
     }
     let w = quant::quantise(&p);
-    assert!(format::output_sum(&w.w1) > format::MAX_OUTPUT_SUM);
+    assert!(format::output_sum(w.output_weights(0)) > format::MAX_OUTPUT_SUM);
     let err = super::loadable(&w, std::path::Path::new("wide.nnue")).unwrap_err();
     assert!(err.starts_with("wide.nnue: not written: "), "{err}");
     assert!(err.contains("add up to"), "{err}");
     // Brought within the trainer's sum bound, the same weights export.
-    super::adamw::project_l1(&mut p[W1..B1], net::W1_SUM_CLIP);
+    for layer in p[W1..B1].chunks_exact_mut(2 * H) {
+        super::adamw::project_l1(layer, net::W1_SUM_CLIP);
+    }
     let w = quant::quantise(&p);
     assert!(super::loadable(&w, std::path::Path::new("wide.nnue")).is_ok());
 }
@@ -255,8 +260,13 @@ fn integer_forward_follows_the_format() {
     assert!((float - expect).abs() < 1e-3, "{float} vs {expect}");
 }
 
-/// Independent double-precision loss: features of the other side computed from their
-/// definition, not from the trainer's tables.
+/// The output layer of a sample from its definition: (pieces − 2) / 4, at most the last.
+fn reference_bucket(s: &Sample) -> usize {
+    ((usize::from(s.len) - 2) / 4).min(net::BUCKETS - 1)
+}
+
+/// Independent double-precision loss: features of the other side and the output layer computed
+/// from their definitions, not from the trainer's tables.
 fn reference_loss(p: &[f64], samples: &[Sample], lambda: f64) -> f64 {
     let mut total = 0.0;
     for s in samples {
@@ -268,8 +278,9 @@ fn reference_loss(p: &[f64], samples: &[Sample], lambda: f64) -> f64 {
                 (1 - rel) * 630 + kind * 90 + (9 - sq / 9) * 9 + sq % 9
             })
             .collect();
-        let mut o = p[B1];
-        for (half, feats) in [(0, &stm), (H, &other)] {
+        let b = reference_bucket(s);
+        let mut o = p[B1 + b];
+        for (half, feats) in [(b * 2 * H, &stm), (b * 2 * H + H, &other)] {
             for i in 0..H {
                 let mut a = p[B0 + i];
                 for &f in feats.iter() {
@@ -302,7 +313,9 @@ fn gradient_matches_finite_differences() {
     for x in &mut p[W1..B1] {
         *x = rng.symmetric(1.0);
     }
-    p[B1] = 0.2;
+    for x in &mut p[B1..] {
+        *x = 0.2;
+    }
     let lambda = 0.4f32;
     let mut grads = vec![Vec::new()];
     let coins = Coins {
@@ -312,9 +325,21 @@ fn gradient_matches_finite_differences() {
     net::batch_gradient(&p, &samples, coins, lambda, &mut grads);
     let analytic = &grads[0];
 
-    // Coordinates: all of b0, W1, b1, and W0 entries of rows active in some position (both
-    // perspectives) plus one row active in none.
-    let mut coords: Vec<usize> = (B0..N_PARAMS).collect();
+    // Coordinates: all of b0, the W1 and b1 of the output layers some position uses, and W0
+    // entries of rows active in some position (both perspectives) plus one row active in none.
+    // The other output layers get no gradient at all.
+    let used: std::collections::BTreeSet<usize> = samples.iter().map(reference_bucket).collect();
+    let mut coords: Vec<usize> = (B0..W1).collect();
+    for b in 0..net::BUCKETS {
+        let layer = W1 + b * 2 * H..W1 + (b + 1) * 2 * H;
+        if used.contains(&b) {
+            coords.extend(layer);
+            coords.push(B1 + b);
+        } else {
+            assert!(analytic[layer].iter().all(|&g| g == 0.0), "layer {b}");
+            assert_eq!(analytic[B1 + b], 0.0);
+        }
+    }
     let mut active = std::collections::BTreeSet::new();
     for s in &samples {
         for &f in &s.active()[..4] {
