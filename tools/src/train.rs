@@ -260,7 +260,7 @@ fn describe_export(params: &[f32], w: &format::NetWeights) -> String {
 fn read_net(path: &Path) -> Result<(Vec<u8>, format::NetWeights), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let w = format::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-    if !quant::has_shape(&w) {
+    if !w.has_architecture_sizes() {
         return Err(format!("{}: weights of the wrong shape", path.display()));
     }
     Ok((bytes, w))

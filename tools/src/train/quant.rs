@@ -3,9 +3,7 @@
 
 use super::dataset::{MAX_FEATURES, Sample};
 use super::net::{B0, B1, BUCKETS, H, N_PARAMS, W0_LEN, W1, bucket_of};
-use xq::nnue::format::{
-    INPUTS, MAX_OUTPUT_SUM, MAX_OUTPUT_WEIGHT, NetWeights, QA, QB, SCALE, output_sum,
-};
+use xq::nnue::format::{MAX_OUTPUT_SUM, MAX_OUTPUT_WEIGHT, NetWeights, QA, QB, SCALE, output_sum};
 
 fn to_i16(x: f32, scale: i32) -> i16 {
     (f64::from(x) * f64::from(scale))
@@ -36,7 +34,7 @@ pub fn quantise(params: &[f32]) -> NetWeights {
 /// QA, `W1` over QB, `b1` over QA·QB), so that training can start from a shipped net.
 /// `quantise(&dequantise(w)) == w` for every net of this shape.
 pub fn dequantise(w: &NetWeights) -> Vec<f32> {
-    debug_assert!(has_shape(w));
+    debug_assert!(w.has_architecture_sizes());
     let mut params = Vec::with_capacity(N_PARAMS);
     let (qa, qb) = (f64::from(QA), f64::from(QB));
     params.extend(w.w0.iter().map(|&x| (f64::from(x) / qa) as f32));
@@ -44,11 +42,6 @@ pub fn dequantise(w: &NetWeights) -> Vec<f32> {
     params.extend(w.w1.iter().map(|&x| (f64::from(x) / qb) as f32));
     params.extend(w.b1.iter().map(|&x| (f64::from(x) / (qa * qb)) as f32));
     params
-}
-
-/// Whether `w` has this architecture's vector sizes.
-pub fn has_shape(w: &NetWeights) -> bool {
-    w.w0.len() == INPUTS * H && w.b0.len() == H && w.w1.len() == BUCKETS * 2 * H
 }
 
 /// The i16 accumulator `b0 + Σ W0[f]` (wrapping, as the engine's SIMD adds would).
