@@ -363,7 +363,7 @@ impl Engine {
         let limits = skill.limit(limits);
         let shown = config.multipv;
         if !skill.is_full() {
-            config.multipv = config.multipv.max(crate::search::skill::LINES);
+            config.multipv = config.multipv.max(skill.lines());
         }
         let mut rng = SmallRng::from_rng(&mut self.rng);
         let (tt, heur, signals) = (self.tt.clone(), self.heur.clone(), self.signals.clone());

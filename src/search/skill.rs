@@ -5,8 +5,8 @@
 //! Level 20 is the full engine. Below it the search is capped at depth `1 + level / 2` and at
 //! `1000 · 1.5^level` nodes (1,000 at level 0, about 58,000 at 10, 2.2 million at 19): in a
 //! typical middle-game position the depth is the cap that binds, so each two levels search one
-//! ply deeper, and the node cap only stops a search that grows unusually large. It runs [`LINES`]
-//! lines, and the move is drawn from the lines scoring within a margin of the best, each weighted
+//! ply deeper, and the node cap only stops a search that grows unusually large. It runs
+//! [`Skill::lines`] lines (four, two from level [`FEW_LINES_FROM`] on), and the move is drawn from the lines scoring within a margin of the best, each weighted
 //! by how far it stands above that floor. The margin is `6 · (20 − level)` centipawns, and below
 //! level 8 grows by `10 · (8 − level)²` more (760 at level 0), so that the lowest levels also
 //! differ in how often they give material away. A mate found is always played, and a line that
@@ -22,24 +22,28 @@ pub const MAX_LEVEL: u32 = 20;
 const LOW_LEVELS: u32 = 8;
 /// Lines searched below full strength to choose from.
 pub const LINES: usize = 4;
+/// From this level on only two lines are searched: the top levels' margins (24 cp and less) make
+/// the third and fourth line matter little, and at a fast clock their cost kept those levels from
+/// reaching their depth caps, so that neighbouring top levels played alike.
+pub const FEW_LINES_FROM: u32 = 16;
 
 /// The measured strength of the even levels (the level table of docs/players.md): `(level, Elo)`
 /// on a scale where Debian's Fairy-Stockfish 11.1 at full strength is 2500, at 2 s + 0.02 s a
-/// game. Each level played the next even one 60 games (level 16 played level 18 200 games, which
-/// 60 had not separated), and level 20 played Fairy-Stockfish 60 games (`tools/ladder.py`,
-/// generation-5 net); every step's 95 % interval excludes zero.
+/// game. Each level played the next even one 60 games (levels 16 and 18 played the next level
+/// 200 games), and level 20 played Fairy-Stockfish 60 games (`tools/ladder.py`, seed 72,
+/// generation-7 net); every step's 95 % interval excludes zero.
 pub const ELO_OF_LEVEL: &[(u32, i32)] = &[
-    (0, 698),
-    (2, 873),
-    (4, 1240),
-    (6, 1784),
-    (8, 2109),
-    (10, 2341),
-    (12, 2532),
-    (14, 2701),
-    (16, 2815),
-    (18, 2862),
-    (20, 3085),
+    (0, 659),
+    (2, 939),
+    (4, 1264),
+    (6, 1901),
+    (8, 2214),
+    (10, 2464),
+    (12, 2670),
+    (14, 2877),
+    (16, 3045),
+    (18, 3110),
+    (20, 3208),
 ];
 
 /// A strength level, 0 to [`MAX_LEVEL`].
@@ -86,6 +90,15 @@ impl Skill {
     /// The deepest search at this level.
     pub fn max_depth(self) -> u32 {
         1 + self.level / 2
+    }
+
+    /// How many lines to search at this level to choose among (1 at full strength).
+    pub fn lines(self) -> usize {
+        match self.level {
+            MAX_LEVEL.. => 1,
+            FEW_LINES_FROM.. => 2,
+            _ => LINES,
+        }
     }
 
     /// The most nodes searched at this level.
@@ -183,6 +196,11 @@ mod tests {
         assert_eq!(Skill::new(0).margin(), 760);
         assert!((0..MAX_LEVEL).all(|l| Skill::new(l).margin() > Skill::new(l + 1).margin()));
         assert_eq!(Skill::new(99), Skill::default());
+        assert_eq!(Skill::new(0).lines(), LINES);
+        assert_eq!(Skill::new(15).lines(), LINES);
+        assert_eq!(Skill::new(16).lines(), 2);
+        assert_eq!(Skill::new(19).lines(), 2);
+        assert_eq!(Skill::default().lines(), 1);
         let capped = Skill::new(4).limit(Limits::to_depth(30));
         assert_eq!((capped.depth, capped.nodes), (Some(3), Some(5062)));
         let full = Skill::default().limit(Limits::to_depth(30));
