@@ -362,9 +362,7 @@ impl Engine {
         let skill = self.strength.skill();
         let limits = skill.limit(limits);
         let shown = config.multipv;
-        if !skill.is_full() {
-            config.multipv = config.multipv.max(skill.lines());
-        }
+        config.multipv = config.multipv.max(skill.lines());
         let mut rng = SmallRng::from_rng(&mut self.rng);
         let (tt, heur, signals) = (self.tt.clone(), self.heur.clone(), self.signals.clone());
         let worker = std::thread::Builder::new().spawn(move || {

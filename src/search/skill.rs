@@ -6,11 +6,12 @@
 //! `1000 · 1.5^level` nodes (1,000 at level 0, about 58,000 at 10, 2.2 million at 19): in a
 //! typical middle-game position the depth is the cap that binds, so each two levels search one
 //! ply deeper, and the node cap only stops a search that grows unusually large. It runs
-//! [`Skill::lines`] lines (four, two from level [`FEW_LINES_FROM`] on), and the move is drawn from the lines scoring within a margin of the best, each weighted
-//! by how far it stands above that floor. The margin is `6 · (20 − level)` centipawns, and below
-//! level 8 grows by `10 · (8 − level)²` more (760 at level 0), so that the lowest levels also
-//! differ in how often they give material away. A mate found is always played, and a line that
-//! is mated is never chosen while another is not.
+//! [`Skill::lines`] lines (four, two from level [`FEW_LINES_FROM`] on), and the move is drawn
+//! from the lines scoring within a margin of the best, each weighted by how far it stands above
+//! that floor. The margin is `6 · (20 − level)` centipawns, and below level 8 grows by
+//! `10 · (8 − level)²` more (760 at level 0), so that the lowest levels also differ in how
+//! often they give material away. A mate found is always played, and a line that is mated is
+//! never chosen while another is not.
 
 use super::SearchInfo;
 use super::time::Limits;
@@ -21,7 +22,7 @@ pub const MAX_LEVEL: u32 = 20;
 /// The levels below this one give material away more often (a wider margin).
 const LOW_LEVELS: u32 = 8;
 /// Lines searched below full strength to choose from.
-pub const LINES: usize = 4;
+const LINES: usize = 4;
 /// From this level on only two lines are searched: the top levels' margins (24 cp and less) make
 /// the third and fourth line matter little, and at a fast clock their cost kept those levels from
 /// reaching their depth caps, so that neighbouring top levels played alike.
