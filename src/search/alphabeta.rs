@@ -88,6 +88,7 @@ impl Searcher<'_> {
                     number: i as u32 + 1,
                 }));
             }
+            let nodes_before = self.nodes;
             self.nodes += 1;
             self.eval.push_move(self.history.position(), m);
             self.history.push_legal(m);
@@ -108,6 +109,7 @@ impl Searcher<'_> {
                 return best;
             }
             let rm = &mut self.root_moves[i];
+            rm.nodes += self.nodes - nodes_before;
             if i == self.pv_index || value > alpha {
                 rm.score = value;
                 let mut pv = vec![m];

@@ -16,7 +16,7 @@ use ordering::{Heuristics, MAX_PLY};
 use score::Score;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use time::{Budget, Limits, MoveClock};
+use time::{Budget, Limits, MoveClock, Steadiness};
 use tt::TranspositionTable;
 
 /// Settings of one search.
@@ -135,6 +135,8 @@ pub(crate) struct RootMove {
     pub(crate) score: i32,
     pub(crate) previous: i32,
     pub(crate) pv: Vec<Move>,
+    /// This thread's nodes under this move in the current iteration.
+    pub(crate) nodes: u64,
 }
 
 /// One thread's search state.
@@ -192,6 +194,7 @@ impl<'a> Searcher<'a> {
                 score: -score::INFINITE,
                 previous: -score::INFINITE,
                 pv: vec![mv],
+                nodes: 0,
             })
             .collect();
         let budget = Budget::new(&limits, config.move_overhead);
@@ -285,10 +288,12 @@ impl<'a> Searcher<'a> {
             return (0, 0);
         }
         let multipv = self.config.multipv.clamp(1, self.root_moves.len());
+        let mut steadiness = Steadiness::default();
         for depth in (1 + self.helper_offset)..=max_depth {
             self.iteration_depth = depth as u32;
             for rm in &mut self.root_moves {
                 rm.previous = rm.score;
+                rm.nodes = 0;
             }
             for pv_index in 0..multipv {
                 self.pv_index = pv_index;
@@ -328,7 +333,17 @@ impl<'a> Searcher<'a> {
                         pv: rm.pv.clone(),
                     }));
                 }
-                if self.time_to_stop_after_iteration() {
+                // With one line, how settled the search is scales a clock's soft budget; with
+                // several (strength levels among them) the budget stays as the clock gives it.
+                let scale = if multipv == 1 && self.budget.scalable {
+                    let best = &self.root_moves[0];
+                    let total: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
+                    let share = best.nodes as f64 / total.max(1) as f64;
+                    steadiness.record(best.mv, best.score, share)
+                } else {
+                    1.0
+                };
+                if self.time_to_stop_after_iteration(scale) {
                     break;
                 }
             }
@@ -341,8 +356,13 @@ impl<'a> Searcher<'a> {
         (completed, best_index)
     }
 
-    fn time_to_stop_after_iteration(&self) -> bool {
-        self.signals.clock.past(self.budget.soft)
+    /// Whether the clock has passed the soft budget scaled by `scale` (never past the hard one).
+    fn time_to_stop_after_iteration(&self, scale: f64) -> bool {
+        let soft = self
+            .budget
+            .soft
+            .map(|soft| soft.mul_f64(scale).min(self.budget.hard.unwrap_or(soft)));
+        self.signals.clock.past(soft)
     }
 }
 
