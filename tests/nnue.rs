@@ -1,7 +1,8 @@
 //! The net evaluation: incremental accumulators equal a rebuild at every ply of seeded random
-//! games and of a shallow move tree, colour-flipped positions evaluate identically, mirrored
-//! positions switch on the mirrored features, the AVX2 and plain kernels agree, the loader refuses
-//! damaged files with typed errors, and the engine searches with a net chosen by its options.
+//! games and of a shallow move tree (with and without king buckets), colour-flipped positions
+//! evaluate identically, mirrored positions switch on the mirrored features, the AVX2 and plain
+//! kernels agree, the loader refuses damaged files with typed errors, and the engine searches with
+//! a net chosen by its options.
 
 mod common;
 
@@ -15,13 +16,14 @@ use xq::nnue::format::{self, FILE_LEN, HEADER_LEN, NetError, NetWeights};
 use xq::nnue::simd::Kernel;
 use xq::nnue::{Accumulator, AccumulatorStack, Network};
 use xq::options::OptionError;
+use xq::piece::PieceKind;
 use xq::position::Position;
 use xq::search::time::Limits;
 use xq::square::{Color, Square};
 
-/// A random net with the fastest kernels, and the same net with the plain ones.
-fn nets(seed: u64) -> (Network, Network) {
-    let w = NetWeights::random(seed);
+/// A random net, with king buckets or not, with the fastest kernels and with the plain ones.
+fn nets_with(seed: u64, king_buckets: bool) -> (Network, Network) {
+    let w = NetWeights::random_with(seed, king_buckets);
     (
         Network::from_weights(&w),
         Network::with_kernel(&w, Kernel::scalar()),
@@ -65,10 +67,21 @@ fn sample_positions() -> Vec<Position> {
 
 #[test]
 fn incremental_accumulators_equal_a_refresh_along_random_games() {
-    let (net, scalar_net) = nets(17);
+    incremental_accumulators_along_random_games(false);
+}
+
+#[test]
+fn king_bucketed_accumulators_equal_a_refresh_along_random_games() {
+    incremental_accumulators_along_random_games(true);
+}
+
+fn incremental_accumulators_along_random_games(king_buckets: bool) {
+    let (net, scalar_net) = nets_with(17, king_buckets);
     let mut rng = Rng::new(2024);
     let mut captures = 0;
     let mut checked = 0;
+    // King moves into another part of the first layer, where the king's perspective is rebuilt.
+    let mut rebuilds = 0;
     for _game in 0..40 {
         let root = Position::startpos();
         let mut stack = AccumulatorStack::new(&net, &root);
@@ -94,6 +107,12 @@ fn incremental_accumulators_equal_a_refresh_along_random_games() {
                     break;
                 };
                 captures += usize::from(pos.piece_at(m.to()).is_some());
+                if let Some(p) = pos.piece_at(m.from())
+                    && p.kind == PieceKind::King
+                    && net.orientation(p.color, m.from()) != net.orientation(p.color, m.to())
+                {
+                    rebuilds += 1;
+                }
                 stack.push_move(&pos, m);
                 scalar_stack.push_move(&pos, m);
                 let mut next = pos.clone();
@@ -118,6 +137,11 @@ fn incremental_accumulators_equal_a_refresh_along_random_games() {
     }
     assert!(captures > 200, "only {captures} captures");
     assert!(checked > 1_000, "only {checked} checks");
+    if king_buckets {
+        assert!(rebuilds > 50, "only {rebuilds} king moves across buckets");
+    } else {
+        assert_eq!(rebuilds, 0);
+    }
 }
 
 /// Walks the legal move tree to `depth`, checking the incremental accumulators at every node.
@@ -144,20 +168,28 @@ fn nnue_perft(net: &Network, stack: &mut AccumulatorStack, pos: &Position, depth
 
 #[test]
 fn nnue_perft_over_shallow_trees() {
-    let (net, _) = nets(3);
-    let start = Position::startpos();
-    let mut stack = AccumulatorStack::new(&net, &start);
-    assert_eq!(nnue_perft(&net, &mut stack, &start, 3), 79_666);
-    for text in perft_fens() {
-        let pos = fen::parse_lenient(&text).unwrap().0;
-        stack.reset(&net, &pos);
-        nnue_perft(&net, &mut stack, &pos, 2);
+    for king_buckets in [false, true] {
+        let (net, _) = nets_with(3, king_buckets);
+        let start = Position::startpos();
+        let mut stack = AccumulatorStack::new(&net, &start);
+        assert_eq!(nnue_perft(&net, &mut stack, &start, 3), 79_666);
+        for text in perft_fens() {
+            let pos = fen::parse_lenient(&text).unwrap().0;
+            stack.reset(&net, &pos);
+            nnue_perft(&net, &mut stack, &pos, 2);
+        }
     }
 }
 
 #[test]
 fn colour_flip_gives_the_same_evaluation() {
-    let (net, _) = nets(5);
+    for king_buckets in [false, true] {
+        colour_flip_evaluates_alike(king_buckets);
+    }
+}
+
+fn colour_flip_evaluates_alike(king_buckets: bool) {
+    let (net, _) = nets_with(5, king_buckets);
     for pos in sample_positions() {
         let flipped = pos.color_swap();
         let (a, b) = (
@@ -220,14 +252,16 @@ fn mirrored_positions_switch_on_mirrored_features() {
 
 #[test]
 fn kernels_agree_on_evaluations() {
-    let (net, scalar_net) = nets(8);
-    for pos in sample_positions() {
-        assert_eq!(
-            net.evaluate_position(&pos),
-            scalar_net.evaluate_position(&pos)
-        );
+    for king_buckets in [false, true] {
+        let (net, scalar_net) = nets_with(8, king_buckets);
+        for pos in sample_positions() {
+            assert_eq!(
+                net.evaluate_position(&pos),
+                scalar_net.evaluate_position(&pos)
+            );
+        }
+        eprintln!("kernels in use: {}", net.kernel().name());
     }
-    eprintln!("kernels in use: {}", net.kernel().name());
 }
 
 /// The evaluation computed straight from the weights as `nnue/FORMAT.md` states it, in 64-bit
@@ -240,7 +274,21 @@ fn spec_evaluation(w: &NetWeights, pos: &Position) -> i64 {
     let w1 = &w.w1[layer * 2 * HIDDEN..(layer + 1) * 2 * HIDDEN];
     let hidden = |perspective: Color| -> Vec<i64> {
         let mut acc: Vec<i64> = w.b0.iter().map(|&b| i64::from(b)).collect();
+        // Version 3: the perspective's own king, seen from its side (rank 0 its back rank),
+        // chooses the part of the first layer, the squares mirrored when it stands on file f.
+        let king = pos.king(perspective);
+        let rank = match perspective {
+            Color::Red => king.index() / 9,
+            Color::Black => 9 - king.index() / 9,
+        };
+        let file = king.index() % 9;
+        let bucket = rank.min(2) * 2 + usize::from(file == 4);
         for f in active_features(pos, perspective) {
+            let f = match (w.king_buckets, file == 5) {
+                (false, _) => f,
+                (true, false) => bucket * 1260 + f,
+                (true, true) => bucket * 1260 + mirrored_feature(f),
+            };
             for (a, &x) in acc.iter_mut().zip(&w.w0[f * HIDDEN..(f + 1) * HIDDEN]) {
                 *a += i64::from(x);
             }
@@ -261,8 +309,8 @@ fn spec_evaluation(w: &NetWeights, pos: &Position) -> i64 {
 
 #[test]
 fn evaluation_follows_the_format_spec() {
-    for seed in [4, 9] {
-        let w = NetWeights::random(seed);
+    for (seed, king_buckets) in [(4, false), (9, false), (4, true), (11, true)] {
+        let w = NetWeights::random_with(seed, king_buckets);
         let (net, scalar_net) = (
             Network::from_weights(&w),
             Network::with_kernel(&w, Kernel::scalar()),
@@ -352,10 +400,50 @@ fn loader_never_panics_on_damaged_or_random_bytes() {
 
 #[test]
 fn encode_decode_round_trip_through_the_network() {
-    let w = NetWeights::random(12);
-    let net = Network::from_bytes(&format::encode(&w)).unwrap();
-    assert_eq!(net.weights(), w);
-    assert_eq!(format::encode(&net.weights()), format::encode(&w));
+    for king_buckets in [false, true] {
+        let w = NetWeights::random_with(12, king_buckets);
+        let bytes = format::encode(&w);
+        let expected_len = if king_buckets {
+            format::v3::FILE_LEN
+        } else {
+            FILE_LEN
+        };
+        assert_eq!(bytes.len(), expected_len);
+        let net = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(net.has_king_buckets(), king_buckets);
+        assert_eq!(net.weights(), w);
+        assert_eq!(format::encode(&net.weights()), bytes);
+    }
+}
+
+/// A king-bucketed net whose six parts are copies of a plain net's first layer evaluates as the
+/// plain net wherever neither king stands on file f (where its perspective sees the board
+/// mirrored).
+#[test]
+fn king_buckets_holding_one_first_layer_evaluate_as_it() {
+    let plain = NetWeights::random(30);
+    let mut bucketed = plain.clone();
+    bucketed.king_buckets = true;
+    bucketed.w0 = plain.w0.repeat(format::KING_BUCKETS);
+    let (a, b) = (
+        Network::from_weights(&plain),
+        Network::from_weights(&bucketed),
+    );
+    let mut compared = 0;
+    for pos in sample_positions() {
+        let on_f = |c: Color| pos.king(c).index() % 9 == 5;
+        if on_f(Color::Red) || on_f(Color::Black) {
+            continue;
+        }
+        assert_eq!(
+            a.evaluate_position(&pos),
+            b.evaluate_position(&pos),
+            "{}",
+            fen::format(&pos)
+        );
+        compared += 1;
+    }
+    assert!(compared > 500, "only {compared} positions");
 }
 
 /// Writes a random net to a file of its own in the temporary folder.
@@ -461,7 +549,11 @@ fn committed_net_gives_its_golden_evaluations() {
 fn committed_net_checksum_matches_its_header() {
     let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/nnue/default.nnue"))
         .expect("nnue/default.nnue");
-    assert!(bytes.len() == FILE_LEN || bytes.len() == format::v1::FILE_LEN);
+    assert!(
+        [FILE_LEN, format::v1::FILE_LEN, format::v3::FILE_LEN].contains(&bytes.len()),
+        "{} bytes",
+        bytes.len()
+    );
     let stored = u64::from_le_bytes(bytes[40..48].try_into().unwrap());
     assert_eq!(stored, format::fnv1a_64(&bytes[HEADER_LEN..]));
     assert_eq!(stored, Network::embedded().checksum());

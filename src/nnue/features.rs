@@ -1,6 +1,8 @@
 //! Input features: which of the 1260 inputs a piece on a square switches on, seen from Red's or
-//! Black's side of the board.
+//! Black's side of the board, and for a king-bucketed net which part of the first layer a
+//! perspective reads, chosen by where its own king stands.
 
+use super::format::{INPUTS, KING_BUCKETS};
 use crate::piece::Piece;
 use crate::position::Position;
 use crate::square::{Color, Square};
@@ -19,6 +21,79 @@ pub fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
     rel * 630 + piece.kind.index() * 90 + sq
 }
 
+/// The feature `f` (an index below [`INPUTS`]) of the same piece on the left–right mirrored square
+/// (file f → 8 − f).
+#[inline]
+pub const fn mirrored(f: usize) -> usize {
+    let (piece, sq) = (f / 90, f % 90);
+    piece * 90 + sq / 9 * 9 + (8 - sq % 9)
+}
+
+/// Which part of a king-bucketed first layer a perspective reads, and whether it sees the board
+/// mirrored left to right; both follow from where its own king stands in its palace, seen from
+/// its own side (rank 0 its back rank). A king on file f is seen mirrored, on file d; the bucket is then `rank × 2 + 1` on file e and `rank × 2` on file d, six in all. A net
+/// without king buckets reads [`Orientation::PLAIN`] whatever the king's square.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Orientation {
+    /// The bucket's first row: bucket × [`INPUTS`].
+    base: usize,
+    /// Whether squares are mirrored left to right.
+    mirror: bool,
+}
+
+impl Orientation {
+    /// The one part of a net without king buckets, unmirrored.
+    pub const PLAIN: Orientation = Orientation {
+        base: 0,
+        mirror: false,
+    };
+
+    /// The orientation of a perspective whose own king stands on `king`, an index below 90 on
+    /// the board as that perspective sees it (its back rank is rank 0). Squares outside the
+    /// palace, which no legal position has, fall into the nearest bucket.
+    #[inline]
+    pub const fn of_king(king: usize) -> Orientation {
+        let (rank, file) = (king / 9, king % 9);
+        let mirror = file > 4;
+        let centre = file == 4;
+        let rank = if rank > 2 { 2 } else { rank };
+        Orientation {
+            base: (rank * 2 + centre as usize) * INPUTS,
+            mirror,
+        }
+    }
+
+    /// The orientation of `perspective` with its king on `king` (a square of the board).
+    #[inline]
+    pub fn of(perspective: Color, king: Square) -> Orientation {
+        let seen = match perspective {
+            Color::Red => king.index(),
+            Color::Black => king.flip().index(),
+        };
+        Orientation::of_king(seen)
+    }
+
+    /// The bucket, 0 to [`KING_BUCKETS`] − 1.
+    #[inline]
+    pub const fn bucket(self) -> usize {
+        self.base / INPUTS
+    }
+
+    /// Whether the squares are mirrored.
+    #[inline]
+    pub const fn is_mirrored(self) -> bool {
+        self.mirror
+    }
+
+    /// The first-layer row of feature `f` (an index below [`INPUTS`], as [`feature`] gives it).
+    #[inline]
+    pub const fn row(self, f: usize) -> usize {
+        self.base + if self.mirror { mirrored(f) } else { f }
+    }
+}
+
+const _: () = assert!(Orientation::of_king(3 * 9 + 5).bucket() == KING_BUCKETS - 2);
+
 /// The active features of `pos` for `perspective`, in square order (at most 32).
 pub fn active_features(pos: &Position, perspective: Color) -> Vec<usize> {
     pos.occupied()
@@ -30,7 +105,6 @@ pub fn active_features(pos: &Position, perspective: Color) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::format::INPUTS;
     use crate::piece::PieceKind;
 
     #[test]
@@ -48,6 +122,45 @@ mod tests {
             }
             assert!(seen.iter().all(|&s| s));
         }
+    }
+
+    #[test]
+    fn orientations_cover_the_palace() {
+        let palace: Vec<usize> = (0..3)
+            .flat_map(|rank| (3..6).map(move |file| rank * 9 + file))
+            .collect();
+        let mut seen = [0; KING_BUCKETS];
+        for &k in &palace {
+            let o = Orientation::of_king(k);
+            assert!(o.bucket() < KING_BUCKETS);
+            seen[o.bucket()] += 1;
+            assert_eq!(o.is_mirrored(), k % 9 == 5);
+            // A king and its mirror image read the same bucket.
+            let m = k / 9 * 9 + 8 - k % 9;
+            assert_eq!(Orientation::of_king(m).bucket(), o.bucket());
+        }
+        // File e has one square a rank, files d and f share a bucket.
+        for (b, n) in seen.iter().enumerate() {
+            assert_eq!(*n, if b % 2 == 1 { 1 } else { 2 }, "bucket {b}");
+        }
+        // Rows stay within the bucket and mirroring is an involution.
+        for k in palace {
+            let o = Orientation::of_king(k);
+            for f in 0..INPUTS {
+                let r = o.row(f);
+                assert!(r / INPUTS == o.bucket());
+                assert_eq!(mirrored(mirrored(f)), f);
+            }
+        }
+        // Black's king on e9 is its own e0.
+        let e9 = Square::parse("e9").unwrap();
+        let e0 = Square::parse("e0").unwrap();
+        assert_eq!(
+            Orientation::of(Color::Black, e9),
+            Orientation::of(Color::Red, e0)
+        );
+        assert_eq!(Orientation::of(Color::Red, e0).bucket(), 1);
+        assert_eq!(Orientation::PLAIN.row(77), 77);
     }
 
     #[test]

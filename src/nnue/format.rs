@@ -16,6 +16,10 @@ pub const SCALE: i32 = 400;
 /// Output layers, one of which evaluates a position: chosen by the number of pieces on the board
 /// ([`output_bucket`]).
 pub const OUTPUT_BUCKETS: usize = 8;
+/// First layers of a king-bucketed net (format version 3), one of which each perspective reads:
+/// chosen by where that perspective's own king stands in its palace
+/// ([`crate::nnue::features::Orientation`]).
+pub const KING_BUCKETS: usize = 6;
 
 /// The output layer that evaluates a position with `pieces` pieces on the board (kings included,
 /// 2 to 32): `(pieces − 2) / 4`, at most `OUTPUT_BUCKETS − 1`, so bucket 0 holds the bare endings
@@ -82,12 +86,32 @@ pub mod v1 {
     const _: () = assert!(FILE_LEN == 646_724);
 }
 
-/// The largest net file this build reads, of either version.
-pub const MAX_FILE_LEN: usize = if FILE_LEN > v1::FILE_LEN {
-    FILE_LEN
-} else {
-    v1::FILE_LEN
-};
+/// Version 3 of the format: version 2's output layers, and a first layer for each of
+/// [`KING_BUCKETS`] places of the perspective's own king, the pieces seen mirrored left to right
+/// when that king stands on the right-hand file of its palace.
+pub mod v3 {
+    use super::{HEADER_LEN, HIDDEN, INPUTS, KING_BUCKETS, OUTPUT_BUCKETS, fnv1a_32};
+    /// The version number.
+    pub const VERSION: u32 = 3;
+    /// The architecture description of version 3.
+    pub const ARCHITECTURE: &str = "xq-nnue v3: 2x(6x1260->256) by own king (rank, file d/e, \
+         mirrored from f) screlu, out 8x(512->1) by pieces (n-2)/4, QA255 QB256 SCALE400";
+    /// FNV-1a 32 of [`ARCHITECTURE`].
+    pub const ARCHITECTURE_HASH: u32 = fnv1a_32(ARCHITECTURE.as_bytes());
+    /// The header's `inputs` field: the rows of the first layer, all buckets together.
+    pub const INPUT_ROWS: usize = KING_BUCKETS * INPUTS;
+    /// Payload size in bytes: `W0` (every bucket's rows, bucket 0 first), `b0`, the `W1` of every
+    /// output layer as i16, then their `b1` as i32.
+    pub const PAYLOAD_LEN: usize =
+        (INPUT_ROWS * HIDDEN + HIDDEN + OUTPUT_BUCKETS * 2 * HIDDEN) * 2 + 4 * OUTPUT_BUCKETS;
+    /// Size of a whole version-3 net file in bytes.
+    pub const FILE_LEN: usize = HEADER_LEN + PAYLOAD_LEN;
+    const _: () = assert!(FILE_LEN == 3_879_520);
+}
+
+/// The largest net file this build reads, of any version.
+pub const MAX_FILE_LEN: usize = v3::FILE_LEN;
+const _: () = assert!(v3::FILE_LEN > FILE_LEN && FILE_LEN > v1::FILE_LEN);
 
 /// FNV-1a, 32 bits.
 pub const fn fnv1a_32(bytes: &[u8]) -> u32 {
@@ -116,7 +140,11 @@ pub const fn fnv1a_64(bytes: &[u8]) -> u64 {
 /// Quantised weights, the payload of a net file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NetWeights {
-    /// First layer, `INPUTS × HIDDEN`: one row of `HIDDEN` per feature.
+    /// Whether the first layer has a part for each of [`KING_BUCKETS`] places of the
+    /// perspective's own king (version 3) or one part for all (versions 1 and 2).
+    pub king_buckets: bool,
+    /// First layer, `rows × HIDDEN` ([`NetWeights::first_layer_rows`]): one row of `HIDDEN` per
+    /// input, the buckets' parts one after the other.
     pub w0: Vec<i16>,
     /// First-layer bias, `HIDDEN`.
     pub b0: Vec<i16>,
@@ -128,9 +156,15 @@ pub struct NetWeights {
 }
 
 impl NetWeights {
-    /// A deterministic small random net for tests and development: `|w0|, |b0| ≤ 0.3 × QA`,
-    /// `|w1| ≤ 127`, `|b1| ≤ QA × QB`.
+    /// A deterministic small random net of version 2 for tests and development:
+    /// `|w0|, |b0| ≤ 0.3 × QA`, `|w1| ≤ 127`, `|b1| ≤ QA × QB`.
     pub fn random(seed: u64) -> NetWeights {
+        NetWeights::random_with(seed, false)
+    }
+
+    /// A deterministic small random net, king-bucketed (version 3) or not, drawn as
+    /// [`NetWeights::random`] draws.
+    pub fn random_with(seed: u64, king_buckets: bool) -> NetWeights {
         let mut state = seed;
         let mut next = move || {
             // SplitMix64.
@@ -145,21 +179,45 @@ impl NetWeights {
             (next() % span) as i32 - bound
         };
         let first = QA * 3 / 10;
-        let w0 = (0..INPUTS * HIDDEN)
-            .map(|_| uniform(first) as i16)
-            .collect();
+        let rows = if king_buckets { v3::INPUT_ROWS } else { INPUTS };
+        let w0 = (0..rows * HIDDEN).map(|_| uniform(first) as i16).collect();
         let b0 = (0..HIDDEN).map(|_| uniform(first) as i16).collect();
         // Within ±100 the sum of |W1| (about 100 · HIDDEN) stays well inside MAX_OUTPUT_SUM.
         let w1 = (0..OUTPUT_BUCKETS * 2 * HIDDEN)
             .map(|_| uniform(100) as i16)
             .collect();
         let b1 = std::array::from_fn(|_| uniform(QA * QB));
-        NetWeights { w0, b0, w1, b1 }
+        NetWeights {
+            king_buckets,
+            w0,
+            b0,
+            w1,
+            b1,
+        }
+    }
+
+    /// Rows of the first layer: [`INPUTS`], or [`KING_BUCKETS`] × [`INPUTS`] for a king-bucketed
+    /// net.
+    pub fn first_layer_rows(&self) -> usize {
+        if self.king_buckets {
+            v3::INPUT_ROWS
+        } else {
+            INPUTS
+        }
+    }
+
+    /// The format version this net is written in: 3 if king-bucketed, else 2.
+    pub fn version(&self) -> u32 {
+        if self.king_buckets {
+            v3::VERSION
+        } else {
+            VERSION
+        }
     }
 
     /// Whether the vectors have the sizes the architecture needs.
     pub fn has_architecture_sizes(&self) -> bool {
-        self.w0.len() == INPUTS * HIDDEN
+        self.w0.len() == self.first_layer_rows() * HIDDEN
             && self.b0.len() == HIDDEN
             && self.w1.len() == OUTPUT_BUCKETS * 2 * HIDDEN
     }
@@ -258,8 +316,9 @@ impl fmt::Display for NetError {
             NetError::BadVersion { found } => {
                 write!(
                     f,
-                    "net format version {found}, this build reads {} and {VERSION}",
-                    v1::VERSION
+                    "net format version {found}, this build reads {}, {VERSION} and {}",
+                    v1::VERSION,
+                    v3::VERSION
                 )
             }
             NetError::BadArchitecture { found, expected } => write!(
@@ -306,33 +365,39 @@ pub fn encode(w: &NetWeights) -> Vec<u8> {
         w.has_architecture_sizes(),
         "weights of the wrong shape for this architecture"
     );
-    let mut payload = Vec::with_capacity(PAYLOAD_LEN);
+    let (payload_len, arch) = if w.king_buckets {
+        (v3::PAYLOAD_LEN, v3::ARCHITECTURE_HASH)
+    } else {
+        (PAYLOAD_LEN, ARCHITECTURE_HASH)
+    };
+    let mut payload = Vec::with_capacity(payload_len);
     for v in w.w0.iter().chain(&w.b0).chain(&w.w1) {
         payload.extend_from_slice(&v.to_le_bytes());
     }
     for b in w.b1 {
         payload.extend_from_slice(&b.to_le_bytes());
     }
-    debug_assert_eq!(payload.len(), PAYLOAD_LEN);
+    debug_assert_eq!(payload.len(), payload_len);
 
-    let mut out = Vec::with_capacity(FILE_LEN);
+    let mut out = Vec::with_capacity(HEADER_LEN + payload_len);
     out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&ARCHITECTURE_HASH.to_le_bytes());
-    for v in header_dimensions() {
+    out.extend_from_slice(&w.version().to_le_bytes());
+    out.extend_from_slice(&arch.to_le_bytes());
+    for v in header_dimensions(w.first_layer_rows()) {
         out.extend_from_slice(&v.1.to_le_bytes());
     }
-    out.extend_from_slice(&(PAYLOAD_LEN as u64).to_le_bytes());
+    out.extend_from_slice(&(payload_len as u64).to_le_bytes());
     out.extend_from_slice(&fnv1a_64(&payload).to_le_bytes());
     out.resize(HEADER_LEN, 0);
     out.extend_from_slice(&payload);
     out
 }
 
-/// The five dimension fields of the header, in file order, with this build's values.
-fn header_dimensions() -> [(&'static str, u32); 5] {
+/// The five dimension fields of the header, in file order, with this build's values for a net
+/// whose first layer has `rows` rows.
+fn header_dimensions(rows: usize) -> [(&'static str, u32); 5] {
     [
-        ("inputs", INPUTS as u32),
+        ("inputs", rows as u32),
         ("hidden", HIDDEN as u32),
         ("QA", QA as u32),
         ("QB", QB as u32),
@@ -352,7 +417,7 @@ fn read_u64(bytes: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b)
 }
 
-/// Reads a net file of either version, checking every header field and the checksum; never
+/// Reads a net file of any version, checking every header field and the checksum; never
 /// panics. A version-1 file's single output layer is copied into every bucket.
 pub fn decode(bytes: &[u8]) -> Result<NetWeights, NetError> {
     if bytes.len() < HEADER_LEN {
@@ -367,11 +432,13 @@ pub fn decode(bytes: &[u8]) -> Result<NetWeights, NetError> {
         return Err(NetError::BadMagic { found: magic });
     }
     let version = read_u32(bytes, 4);
-    let (expected_arch, payload_len, layers) = match version {
-        VERSION => (ARCHITECTURE_HASH, PAYLOAD_LEN, OUTPUT_BUCKETS),
-        v1::VERSION => (v1::ARCHITECTURE_HASH, v1::PAYLOAD_LEN, 1),
+    let (expected_arch, payload_len, layers, king_buckets) = match version {
+        VERSION => (ARCHITECTURE_HASH, PAYLOAD_LEN, OUTPUT_BUCKETS, false),
+        v1::VERSION => (v1::ARCHITECTURE_HASH, v1::PAYLOAD_LEN, 1, false),
+        v3::VERSION => (v3::ARCHITECTURE_HASH, v3::PAYLOAD_LEN, OUTPUT_BUCKETS, true),
         found => return Err(NetError::BadVersion { found }),
     };
+    let rows = if king_buckets { v3::INPUT_ROWS } else { INPUTS };
     let arch = read_u32(bytes, 8);
     if arch != expected_arch {
         return Err(NetError::BadArchitecture {
@@ -379,7 +446,7 @@ pub fn decode(bytes: &[u8]) -> Result<NetWeights, NetError> {
             expected: expected_arch,
         });
     }
-    for (i, (field, expected)) in header_dimensions().into_iter().enumerate() {
+    for (i, (field, expected)) in header_dimensions(rows).into_iter().enumerate() {
         let found = read_u32(bytes, 12 + 4 * i);
         if found != expected {
             return Err(NetError::BadDimensions {
@@ -421,7 +488,7 @@ pub fn decode(bytes: &[u8]) -> Result<NetWeights, NetError> {
     let mut values = payload
         .chunks_exact(2)
         .map(|c| i16::from_le_bytes([c[0], c[1]]));
-    let w0: Vec<i16> = values.by_ref().take(INPUTS * HIDDEN).collect();
+    let w0: Vec<i16> = values.by_ref().take(rows * HIDDEN).collect();
     let b0: Vec<i16> = values.by_ref().take(HIDDEN).collect();
     let w1: Vec<i16> = values.by_ref().take(layers * 2 * HIDDEN).collect();
     let biases: Vec<i32> = payload[payload_len - 4 * layers..]
@@ -444,7 +511,13 @@ pub fn decode(bytes: &[u8]) -> Result<NetWeights, NetError> {
     // A version-1 file has one layer: every bucket gets a copy.
     let w1 = w1.repeat(OUTPUT_BUCKETS / layers);
     let b1 = std::array::from_fn(|bucket| biases[bucket * layers / OUTPUT_BUCKETS]);
-    Ok(NetWeights { w0, b0, w1, b1 })
+    Ok(NetWeights {
+        king_buckets,
+        w0,
+        b0,
+        w1,
+        b1,
+    })
 }
 
 #[cfg(test)]
@@ -466,6 +539,38 @@ mod tests {
         let bytes = encode(&w);
         assert_eq!(bytes.len(), FILE_LEN);
         assert_eq!(decode(&bytes), Ok(w));
+    }
+
+    #[test]
+    fn king_bucketed_nets_round_trip_as_version_3() {
+        let w = NetWeights::random_with(8, true);
+        assert_eq!(w.first_layer_rows(), KING_BUCKETS * INPUTS);
+        let bytes = encode(&w);
+        assert_eq!(bytes.len(), v3::FILE_LEN);
+        assert_eq!(read_u32(&bytes, 4), v3::VERSION);
+        assert_eq!(read_u32(&bytes, 12), (KING_BUCKETS * INPUTS) as u32);
+        assert_eq!(decode(&bytes), Ok(w));
+        // A version-3 header on a version-2 payload, and the other way round, are refused.
+        let mut bad = encode(&NetWeights::random(8));
+        bad[4..8].copy_from_slice(&v3::VERSION.to_le_bytes());
+        assert!(matches!(
+            decode(&bad),
+            Err(NetError::BadArchitecture { .. })
+        ));
+        bad[8..12].copy_from_slice(&v3::ARCHITECTURE_HASH.to_le_bytes());
+        assert!(matches!(
+            decode(&bad),
+            Err(NetError::BadDimensions {
+                field: "inputs",
+                ..
+            })
+        ));
+        let mut bad = bytes.clone();
+        bad[4..8].copy_from_slice(&VERSION.to_le_bytes());
+        assert!(matches!(
+            decode(&bad),
+            Err(NetError::BadArchitecture { .. })
+        ));
     }
 
     #[test]
@@ -575,7 +680,7 @@ mod tests {
         let mut out = MAGIC.to_vec();
         out.extend_from_slice(&v1::VERSION.to_le_bytes());
         out.extend_from_slice(&v1::ARCHITECTURE_HASH.to_le_bytes());
-        for (_, v) in header_dimensions() {
+        for (_, v) in header_dimensions(INPUTS) {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&(payload.len() as u64).to_le_bytes());

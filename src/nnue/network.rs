@@ -2,12 +2,13 @@
 //! default net, and the integer output layer.
 
 use super::accumulator::Accumulator;
+use super::features::Orientation;
 use super::format::{
     self, HIDDEN, NetError, NetWeights, OUTPUT_BUCKETS, QA, QB, SCALE, output_bucket,
 };
 use super::simd::{Kernel, Lanes};
 use crate::position::Position;
-use crate::square::Color;
+use crate::square::{Color, Square};
 use std::fmt;
 use std::path::Path;
 use std::sync::{Arc, LazyLock};
@@ -19,7 +20,9 @@ pub const EVAL_LIMIT: i32 = 10_000;
 /// The default net, embedded in the binary.
 static DEFAULT_BYTES: &[u8] = include_bytes!("../../nnue/default.nnue");
 const _: () = assert!(
-    DEFAULT_BYTES.len() == format::FILE_LEN || DEFAULT_BYTES.len() == format::v1::FILE_LEN,
+    DEFAULT_BYTES.len() == format::FILE_LEN
+        || DEFAULT_BYTES.len() == format::v1::FILE_LEN
+        || DEFAULT_BYTES.len() == format::v3::FILE_LEN,
     "nnue/default.nnue has the wrong size"
 );
 
@@ -44,7 +47,9 @@ impl Row {
 /// A loaded net, ready to evaluate.
 #[derive(Clone)]
 pub struct Network {
-    /// First layer, one row per input feature.
+    /// Whether each perspective reads the part of the first layer its own king's place chooses.
+    king_buckets: bool,
+    /// First layer, one row per input feature (of every king bucket, one bucket after the other).
     w0: Vec<Row>,
     /// First-layer bias.
     b0: Row,
@@ -83,6 +88,7 @@ impl Network {
             "weights of the wrong shape for this architecture"
         );
         Network {
+            king_buckets: w.king_buckets,
             w0: w.w0.chunks_exact(HIDDEN).map(Row::from_slice).collect(),
             b0: Row::from_slice(&w.b0),
             w1: w
@@ -148,6 +154,7 @@ impl Network {
     /// The weights back in file order.
     pub fn weights(&self) -> NetWeights {
         NetWeights {
+            king_buckets: self.king_buckets,
             w0: self.w0.iter().flat_map(|r| r.0).collect(),
             b0: self.b0.0.to_vec(),
             w1: self.w1.iter().flatten().flat_map(|r| r.0).collect(),
@@ -155,10 +162,27 @@ impl Network {
         }
     }
 
-    /// The first-layer weights of input `feature`.
+    /// The first-layer weights of row `row` (a feature as [`Orientation::row`] places it).
     #[inline]
-    pub fn row(&self, feature: usize) -> &Lanes {
-        &self.w0[feature].0
+    pub fn row(&self, row: usize) -> &Lanes {
+        &self.w0[row].0
+    }
+
+    /// Whether the net has king buckets (format version 3).
+    #[inline]
+    pub fn has_king_buckets(&self) -> bool {
+        self.king_buckets
+    }
+
+    /// The part of the first layer `perspective` reads with its king on `king`:
+    /// [`Orientation::PLAIN`] for a net without king buckets.
+    #[inline]
+    pub fn orientation(&self, perspective: Color, king: Square) -> Orientation {
+        if self.king_buckets {
+            Orientation::of(perspective, king)
+        } else {
+            Orientation::PLAIN
+        }
     }
 
     /// The first-layer bias.

@@ -24,13 +24,17 @@ use xq::nnue::network::{EVAL_LIMIT, Network};
 
 const TRAIN_USAGE: &str = "usage: xq-tools train --data FILE|DIR... [--out DIR] [--epochs N] \
 [--lambda L] [--lr LR] [--lr-end LR] [--batch N] [--seed S] [--threads N] \
-[--resume CKPT | --init NET.nnue] [--no-mirror] [--save-every N]
-  trains the 1260 -> 256 x2 -> 1 net on record files (a directory means all its *.bin);
+[--resume CKPT | --init NET.nnue] [--no-mirror] [--king-buckets] [--save-every N]
+  trains the 1260 -> 256 x2 -> 8 x 1 net on record files (a directory means all its *.bin);
+  with --king-buckets, the net whose first layer has six parts chosen by each side's own
+  king (format version 3), trained with a part shared by all that export adds in;
   defaults: --out nets --epochs 40 --lambda 0.4 --lr 1e-3 --lr-end 1e-5 --batch 16384
   --seed 1 --threads <cores>. Writes DIR/last.ckpt after every epoch, DIR/best.ckpt whenever
   the validation loss improves, DIR/best.nnue (quantised, calibrated on training positions) at
   the end, and DIR/epoch-N.{ckpt,nnue} every --save-every epochs. --init starts from the
-  weights of a net file (its float equivalent) with a fresh optimiser, --resume from a checkpoint.";
+  weights of a net file (its float equivalent) with a fresh optimiser, --resume from a checkpoint;
+  a version-3 net or checkpoint goes on with king buckets, a plain one gains them with
+  --king-buckets (its first layer the shared part, each king's own part zero).";
 
 const QUANTISE_USAGE: &str = "usage: xq-tools quantise --ckpt FILE --out FILE.nnue \
 [--data FILE|DIR... [--seed S]]
@@ -82,6 +86,8 @@ pub struct Settings {
     pub threads: usize,
     /// Mirror each training position left–right with probability ½.
     pub mirror: bool,
+    /// Train a king-bucketed net (format version 3) when starting afresh or from a plain net.
+    pub king_buckets: bool,
 }
 
 impl Default for Settings {
@@ -95,6 +101,7 @@ impl Default for Settings {
             seed: 1,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             mirror: true,
+            king_buckets: false,
         }
     }
 }
@@ -143,8 +150,8 @@ pub fn train(
     }
     let threads = s.threads.max(1);
     let mut current = start.unwrap_or_else(|| Checkpoint {
-        params: net::init(s.seed),
-        opt: AdamW::new(),
+        params: net::init_with(s.seed, net::Layout::new(s.king_buckets)),
+        opt: AdamW::new(net::Layout::new(s.king_buckets).n_params()),
         epochs: 0,
         lambda: s.lambda,
         valid_loss: f32::NAN,
@@ -267,13 +274,26 @@ fn read_net(path: &Path) -> Result<(Vec<u8>, format::NetWeights), String> {
 }
 
 /// A checkpoint holding the float equivalent of the net file at `path`, with a fresh optimiser
-/// and no epochs done.
-fn start_from_net(path: &Path, lambda: f32) -> Result<Checkpoint, String> {
+/// and no epochs done; a plain net is spread over a king-bucketed layout when `king_buckets` is
+/// set (its first layer becoming the shared rows).
+fn start_from_net(path: &Path, lambda: f32, king_buckets: bool) -> Result<Checkpoint, String> {
     let (_, w) = read_net(path)?;
-    eprintln!("starting from the weights of {}", path.display());
+    let mut params = quant::dequantise(&w);
+    if king_buckets && !w.king_buckets {
+        params = net::bucketed_from_plain(&params);
+    }
+    eprintln!(
+        "starting from the weights of {}{}",
+        path.display(),
+        if net::Layout::of_len(params.len()).king_buckets() {
+            " (king buckets)"
+        } else {
+            ""
+        }
+    );
     Ok(Checkpoint {
-        params: quant::dequantise(&w),
-        opt: AdamW::new(),
+        opt: AdamW::new(params.len()),
+        params,
         epochs: 0,
         lambda,
         valid_loss: f32::NAN,
@@ -303,6 +323,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
             "--resume" => resume = Some(PathBuf::from(flags.value(flag)?)),
             "--init" => init = Some(PathBuf::from(flags.value(flag)?)),
             "--no-mirror" => s.mirror = false,
+            "--king-buckets" => s.king_buckets = true,
             "--save-every" => save_every = Some(flags.parsed::<u32>(flag)?),
             other => return Err(format!("unknown option {other}\n{TRAIN_USAGE}")),
         }
@@ -324,9 +345,15 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let start = match (resume.as_deref(), init.as_deref()) {
         (Some(_), Some(_)) => return Err("--resume and --init exclude each other".to_string()),
         (Some(path), None) => Some(Checkpoint::read(path)?),
-        (None, Some(path)) => Some(start_from_net(path, s.lambda)?),
+        (None, Some(path)) => Some(start_from_net(path, s.lambda, s.king_buckets)?),
         (None, None) => None,
     };
+    if let Some(c) = &start {
+        let bucketed = net::Layout::of_len(c.params.len()).king_buckets();
+        if s.king_buckets && !bucketed {
+            return Err("--king-buckets: the checkpoint resumed is of a plain net".to_string());
+        }
+    }
     if let Some(c) = start.as_ref().filter(|_| resume.is_some()) {
         eprintln!(
             "resuming after epoch {} ({} optimiser steps, validation loss {:.6} then)",
@@ -337,7 +364,12 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let mut split = dataset::load(&data, s.seed)?;
     let calibration: Vec<Sample> = quant::calibration_set(&split.train);
     eprintln!(
-        "training: {} epochs, batch {}, lambda {}, lr {:e} -> {:e}, {} threads, mirror {}, seed {}",
+        "training: {}, {} epochs, batch {}, lambda {}, lr {:e} -> {:e}, {} threads, mirror {}, seed {}",
+        match &start {
+            Some(c) if net::Layout::of_len(c.params.len()).king_buckets() => "king buckets",
+            None if s.king_buckets => "king buckets",
+            _ => "plain",
+        },
         s.epochs,
         s.batch,
         s.lambda,

@@ -2,7 +2,9 @@
 //! parameter after each step (and of the output weights' absolute sum), and the cosine
 //! learning-rate schedule.
 
-use super::net::{B0, B1, CLIP, H, N_PARAMS, W0_LEN, W1, W1_CLIP, W1_SUM_CLIP};
+#[cfg(test)]
+use super::net::{B1, N_PARAMS, W1};
+use super::net::{BUCKET_CLIP, CLIP, FACTOR, H, Layout, W1_CLIP, W1_SUM_CLIP};
 
 /// AdamW state: first and second moments per parameter and the step count.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,11 +27,11 @@ pub const EPS: f32 = 1e-8;
 pub const WEIGHT_DECAY: f32 = 0.01;
 
 impl AdamW {
-    /// Zero moments.
-    pub fn new() -> AdamW {
+    /// Zero moments for `n` parameters.
+    pub fn new(n: usize) -> AdamW {
         AdamW {
-            m: vec![0.0; N_PARAMS],
-            v: vec![0.0; N_PARAMS],
+            m: vec![0.0; n],
+            v: vec![0.0; n],
             t: 0,
         }
     }
@@ -42,11 +44,16 @@ impl AdamW {
         let bc1 = 1.0 - BETA1.powf(self.t as f32);
         let bc2 = 1.0 - BETA2.powf(self.t as f32);
         let (step1, step2) = (lr / bc1, 1.0 / bc2);
+        let layout = Layout::of_len(params.len());
+        let (w1, b1) = (layout.w1(), layout.b1());
+        // A king-bucketed net's own rows of each bucket are held closer than its shared rows.
+        let own = if layout.king_buckets() { FACTOR * H } else { 0 };
         let segments = [
-            (0, W0_LEN, true, CLIP),
-            (B0, W1, false, CLIP),
-            (W1, B1, true, W1_CLIP),
-            (B1, N_PARAMS, false, CLIP),
+            (0, own, true, BUCKET_CLIP),
+            (own, layout.w0_len(), true, CLIP),
+            (layout.b0(), w1, false, CLIP),
+            (w1, b1, true, W1_CLIP),
+            (b1, layout.n_params(), false, CLIP),
         ];
         for (start, end, decay, clip) in segments {
             let keep = if decay { 1.0 - lr * WEIGHT_DECAY } else { 1.0 };
@@ -61,7 +68,7 @@ impl AdamW {
                 p[i] = (p[i] * keep - update).clamp(-clip, clip);
             }
         }
-        for layer in params[W1..B1].chunks_exact_mut(2 * H) {
+        for layer in params[w1..b1].chunks_exact_mut(2 * H) {
             project_l1(layer, W1_SUM_CLIP);
         }
     }
@@ -111,6 +118,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn king_buckets_own_rows_are_held_closer_than_the_shared_rows() {
+        let layout = Layout::BUCKETED;
+        let mut p = vec![0.0; layout.n_params()];
+        let mut g = vec![0.0; layout.n_params()];
+        p[0] = 1.5;
+        p[FACTOR * H] = 1.5;
+        g[1] = -1.0;
+        AdamW::new(p.len()).step(&mut p, &g, 2.0);
+        assert_eq!(p[0], BUCKET_CLIP);
+        assert_eq!(p[1], BUCKET_CLIP);
+        assert!(p[FACTOR * H] > BUCKET_CLIP && p[FACTOR * H] <= CLIP);
+    }
+
+    #[test]
     fn schedule_ends() {
         assert!((cosine_lr(0, 100, 1e-3, 1e-5) - 1e-3).abs() < 1e-9);
         assert!((cosine_lr(100, 100, 1e-3, 1e-5) - 1e-5).abs() < 1e-9);
@@ -125,7 +146,7 @@ mod tests {
         g[0] = 3.0;
         g[B1] = -0.5;
         g[W1] = -1.0;
-        let mut opt = AdamW::new();
+        let mut opt = AdamW::new(N_PARAMS);
         opt.step(&mut p, &g, 0.01);
         assert!((p[0] + 0.01).abs() < 1e-5);
         assert!((p[B1] - 0.01).abs() < 1e-5);
@@ -190,7 +211,7 @@ mod tests {
             *x = W1_CLIP;
         }
         let g = vec![0.0; N_PARAMS];
-        AdamW::new().step(&mut p, &g, 0.0);
+        AdamW::new(N_PARAMS).step(&mut p, &g, 0.0);
         for layer in p[W1..B1].chunks_exact(2 * H) {
             let sum: f32 = layer.iter().map(|x| x.abs()).sum();
             assert!(sum <= W1_SUM_CLIP * 1.0001, "{sum} > {W1_SUM_CLIP}");

@@ -1,15 +1,16 @@
 //! Float checkpoints: parameters and optimiser state in a small binary file of our own, so that a
 //! run can be exported again or continued.
 //!
-//! Layout, little-endian: magic `XQTRAIN1` (8 bytes); inputs, hidden (u32 each); optimiser steps
+//! Layout, little-endian: magic `XQTRAIN1` (8 bytes); first-layer rows (1260 for a plain net,
+//! 8820 for a king-bucketed one: six buckets and the shared part), hidden (u32 each); optimiser steps
 //! (u64); epochs done (u32); λ (f32); validation loss (f32, NaN if unknown); reserved (u32, zero);
 //! parameter count N (u64); FNV-1a 64 of the body (u64); body: N parameters, N first moments, N
 //! second moments (f32 each, parameter layout of `net.rs`).
 
 use super::adamw::AdamW;
-use super::net::{H, N_PARAMS};
+use super::net::{H, Layout};
 use std::path::Path;
-use xq::nnue::format::{INPUTS, fnv1a_64};
+use xq::nnue::format::fnv1a_64;
 
 const MAGIC: &[u8; 8] = b"XQTRAIN1";
 const HEADER: usize = 56;
@@ -32,13 +33,14 @@ pub struct Checkpoint {
 impl Checkpoint {
     /// Serialises the checkpoint.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut body = Vec::with_capacity(3 * 4 * N_PARAMS);
+        let layout = Layout::of_len(self.params.len());
+        let mut body = Vec::with_capacity(3 * 4 * self.params.len());
         for x in self.params.iter().chain(&self.opt.m).chain(&self.opt.v) {
             body.extend_from_slice(&x.to_le_bytes());
         }
         let mut out = Vec::with_capacity(HEADER + body.len());
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
+        out.extend_from_slice(&(layout.rows as u32).to_le_bytes());
         out.extend_from_slice(&(H as u32).to_le_bytes());
         out.extend_from_slice(&self.opt.t.to_le_bytes());
         out.extend_from_slice(&self.epochs.to_le_bytes());
@@ -70,24 +72,31 @@ impl Checkpoint {
             b.copy_from_slice(&bytes[at..at + 8]);
             u64::from_le_bytes(b)
         };
-        let (inputs, hidden) = (u32_at(8), u32_at(12));
-        if inputs as usize != INPUTS || hidden as usize != H {
-            return Err(format!(
-                "checkpoint is for {inputs} inputs x {hidden} hidden, this build trains {INPUTS} x {H}"
-            ));
-        }
+        let (rows, hidden) = (u32_at(8), u32_at(12));
+        let layout = [Layout::PLAIN, Layout::BUCKETED]
+            .into_iter()
+            .find(|l| l.rows == rows as usize)
+            .filter(|_| hidden as usize == H)
+            .ok_or_else(|| {
+                format!(
+                    "checkpoint is for {rows} first-layer rows x {hidden} hidden, this build trains {} or {} x {H}",
+                    Layout::PLAIN.rows,
+                    Layout::BUCKETED.rows
+                )
+            })?;
+        let n_params = layout.n_params();
         let n = u64_at(40);
-        if n != N_PARAMS as u64 {
+        if n != n_params as u64 {
             return Err(format!(
-                "checkpoint holds {n} parameters, expected {N_PARAMS}"
+                "checkpoint holds {n} parameters, expected {n_params}"
             ));
         }
         let body = &bytes[HEADER..];
-        if body.len() != 3 * 4 * N_PARAMS {
+        if body.len() != 3 * 4 * n_params {
             return Err(format!(
                 "checkpoint body is {} bytes, expected {}",
                 body.len(),
-                3 * 4 * N_PARAMS
+                3 * 4 * n_params
             ));
         }
         if fnv1a_64(body) != u64_at(48) {
@@ -97,8 +106,8 @@ impl Checkpoint {
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        let (params, rest) = floats.split_at(N_PARAMS);
-        let (m, v) = rest.split_at(N_PARAMS);
+        let (params, rest) = floats.split_at(n_params);
+        let (m, v) = rest.split_at(n_params);
         if params.iter().any(|x| !x.is_finite()) {
             return Err("checkpoint parameters are not all finite".to_string());
         }
@@ -143,12 +152,19 @@ mod tests {
 
     #[test]
     fn round_trip_and_corruption() {
-        let mut opt = AdamW::new();
+        for layout in [Layout::PLAIN, Layout::BUCKETED] {
+            round_trip(layout);
+        }
+    }
+
+    fn round_trip(layout: Layout) {
+        let n = layout.n_params();
+        let mut opt = AdamW::new(n);
         opt.t = 17;
         opt.m[5] = 0.25;
-        opt.v[N_PARAMS - 1] = 3.0;
+        opt.v[n - 1] = 3.0;
         let c = Checkpoint {
-            params: net::init(3),
+            params: net::init_with(3, layout),
             opt,
             epochs: 4,
             lambda: 0.4,

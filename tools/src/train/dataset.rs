@@ -5,10 +5,15 @@ use super::rng::{Rng, mix};
 use crate::data::{self, RECORD_BYTES};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use xq::nnue::format::INPUTS;
+use xq::nnue::features::Orientation;
+use xq::nnue::format::{INPUTS, KING_BUCKETS};
 
 /// Most active features of one perspective (pieces on the board).
 pub const MAX_FEATURES: usize = 32;
+
+/// Most first-layer rows one perspective sums in training: a king-bucketed net trains each
+/// feature's row in the king's part and its row in the shared part.
+pub const MAX_ACTIVE: usize = 2 * MAX_FEATURES;
 
 /// Share of the positions held out for validation, in per cent.
 pub const VALIDATION_PERCENT: usize = 2;
@@ -64,14 +69,10 @@ impl Sample {
     }
 
     /// Writes both perspectives' features (side to move, other side), mirrored left–right when
-    /// `mirror` is set; returns how many each holds.
+    /// `mirror` is set; returns how many each holds. These are the first-layer rows of a plain
+    /// net.
     #[inline]
-    pub fn both_perspectives(
-        &self,
-        mirror: bool,
-        stm: &mut [u16; MAX_FEATURES],
-        other: &mut [u16; MAX_FEATURES],
-    ) -> usize {
+    pub fn plain_rows(&self, mirror: bool, stm: &mut [u16], other: &mut [u16]) -> usize {
         let n = usize::from(self.len);
         for i in 0..n {
             let f = self.features[i];
@@ -80,6 +81,39 @@ impl Sample {
             other[i] = OTHER[usize::from(f)];
         }
         n
+    }
+
+    /// The first-layer rows of both perspectives in a king-bucketed net as the engine reads it
+    /// (each feature in the part its own king chooses, mirrored with that king on file f);
+    /// returns how many each holds.
+    #[inline]
+    pub fn bucketed_rows(&self, mirror: bool, stm: &mut [u16], other: &mut [u16]) -> usize {
+        let n = self.plain_rows(mirror, stm, other);
+        for list in [&mut stm[..n], &mut other[..n]] {
+            let o = orientation(list);
+            for f in list.iter_mut() {
+                *f = o.row(usize::from(*f)) as u16;
+            }
+        }
+        n
+    }
+
+    /// The first-layer rows of both perspectives in a king-bucketed net in training: each
+    /// feature's row in its king's part, then its row in the shared part (from
+    /// [`KING_BUCKETS`] × [`INPUTS`] on); returns how many each holds (twice the pieces).
+    #[inline]
+    pub fn training_rows(&self, mirror: bool, stm: &mut [u16], other: &mut [u16]) -> usize {
+        let n = self.plain_rows(mirror, stm, other);
+        for list in [&mut stm[..2 * n], &mut other[..2 * n]] {
+            let o = orientation(&list[..n]);
+            let base = o.bucket() * INPUTS;
+            for i in 0..n {
+                let row = o.row(usize::from(list[i]));
+                list[i] = row as u16;
+                list[n + i] = (KING_BUCKETS * INPUTS + row - base) as u16;
+            }
+        }
+        2 * n
     }
 
     /// A key identifying the board (not the score or result): a 64-bit hash of the sorted
@@ -94,6 +128,17 @@ impl Sample {
         }
         h
     }
+}
+
+/// The orientation of a perspective whose features are `features`: from its own king (the
+/// feature below 90, its square seen from its side); bucket 0 unmirrored if it has none.
+fn orientation(features: &[u16]) -> Orientation {
+    features
+        .iter()
+        .find(|&&f| usize::from(f) < 90)
+        .map_or(Orientation::PLAIN, |&f| {
+            Orientation::of_king(usize::from(f))
+        })
 }
 
 /// Side-to-move feature → the same piece seen by the other side: own and opponent swapped,
@@ -323,12 +368,12 @@ mod tests {
         let s = Sample::from_record(&rec);
         let mut stm = [0; MAX_FEATURES];
         let mut other = [0; MAX_FEATURES];
-        assert_eq!(s.both_perspectives(false, &mut stm, &mut other), 4);
+        assert_eq!(s.plain_rows(false, &mut stm, &mut other), 4);
         assert_eq!(&stm[..4], &[4, 7 * 90 + 85, 4 * 90, 13 * 90 + 53]);
         assert_eq!(&other[..4], &[630 + 85, 4, 630 + 4 * 90 + 81, 6 * 90 + 44]);
         // Mirroring agrees with Record::mirrored.
         let m = Sample::from_record(&rec.mirrored());
-        s.both_perspectives(true, &mut stm, &mut other);
+        s.plain_rows(true, &mut stm, &mut other);
         let mut a = stm[..4].to_vec();
         let mut b = m.active().to_vec();
         a.sort_unstable();
@@ -336,6 +381,43 @@ mod tests {
         assert_eq!(a, b);
         assert_eq!(s.board_key(), Sample { score: 5, ..s }.board_key());
         assert_ne!(s.board_key(), m.board_key());
+    }
+
+    #[test]
+    fn king_bucketed_rows_follow_each_perspectives_king() {
+        // Red's king on e0 (bucket 1), Black's on f9: Black sees its own king on f0, mirrored to
+        // d0 (bucket 0), and every square mirrored.
+        let rec = data::Record {
+            pieces: vec![(0, 4), (7, 86), (4, 0), (13, 53)],
+            score: 0,
+            result: 1,
+            flags: 0,
+        };
+        let s = Sample::from_record(&rec);
+        let (mut stm, mut other) = ([0; MAX_ACTIVE], [0; MAX_ACTIVE]);
+        let (mut plain_s, mut plain_o) = ([0; MAX_ACTIVE], [0; MAX_ACTIVE]);
+        s.plain_rows(false, &mut plain_s, &mut plain_o);
+        assert_eq!(s.bucketed_rows(false, &mut stm, &mut other), 4);
+        for i in 0..4 {
+            assert_eq!(stm[i], INPUTS as u16 + plain_s[i]);
+            assert_eq!(other[i], MIRROR[usize::from(plain_o[i])]);
+        }
+        let bucketed = (stm, other);
+        assert_eq!(s.training_rows(false, &mut stm, &mut other), 8);
+        let factor = (KING_BUCKETS * INPUTS) as u16;
+        for i in 0..4 {
+            assert_eq!(stm[i], bucketed.0[i]);
+            assert_eq!(other[i], bucketed.1[i]);
+            assert_eq!(stm[4 + i], factor + bucketed.0[i] - INPUTS as u16);
+            assert_eq!(other[4 + i], factor + bucketed.1[i]);
+        }
+        // Mirroring the position first: Red's king stays on e0, Black's moves to d9 (d0 as Black
+        // sees it, bucket 0 unmirrored), so Black reads the same rows as before.
+        s.bucketed_rows(true, &mut stm, &mut other);
+        let (mut a, mut b) = (other[..4].to_vec(), bucketed.1[..4].to_vec());
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(a, b);
     }
 
     #[test]

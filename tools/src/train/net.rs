@@ -2,28 +2,109 @@
 //! passes (sparse first layer, SCReLU, the output layer of the position's bucket), batched over
 //! threads.
 
-use super::dataset::{MAX_FEATURES, Sample};
+use super::dataset::{MAX_ACTIVE, Sample};
 use super::rng::{Rng, mix};
 use xq::nnue::format::{
-    HIDDEN, INPUTS, MAX_OUTPUT_SUM, MAX_OUTPUT_WEIGHT, OUTPUT_BUCKETS, QB, SCALE, output_bucket,
+    HIDDEN, INPUTS, KING_BUCKETS, MAX_OUTPUT_SUM, MAX_OUTPUT_WEIGHT, OUTPUT_BUCKETS, QB, SCALE,
+    output_bucket,
 };
 
 /// Hidden neurons per perspective.
 pub const H: usize = HIDDEN;
-/// Floats in `W0` (one row of `H` per input feature).
-pub const W0_LEN: usize = INPUTS * H;
-/// Offset of `b0`.
-pub const B0: usize = W0_LEN;
 /// Output layers.
 pub const BUCKETS: usize = OUTPUT_BUCKETS;
-/// Offset of `W1`: `2H` weights per output layer (side to move's half, then the other side's),
-/// one layer after the other.
-pub const W1: usize = B0 + H;
-/// Offset of `b1`, one per output layer.
-pub const B1: usize = W1 + BUCKETS * 2 * H;
-/// Number of parameters: `W0`, `b0`, `W1`, `b1`, stored in that order in one flat vector (the
-/// gradient buffers and the optimiser moments use the same layout).
-pub const N_PARAMS: usize = B1 + BUCKETS;
+/// First-layer rows of a plain net: one per input feature.
+pub const PLAIN_ROWS: usize = INPUTS;
+/// First-layer rows of a king-bucketed net in training: the [`KING_BUCKETS`] parts the engine
+/// reads, then one more part shared by all of them (the factor), which every position trains
+/// along with its own part and which export adds into each part.
+pub const BUCKETED_ROWS: usize = (KING_BUCKETS + 1) * INPUTS;
+/// The first row of the shared part of a king-bucketed net.
+pub const FACTOR: usize = KING_BUCKETS * INPUTS;
+
+/// Offset of a plain net's `b0`.
+#[cfg(test)]
+pub const B0: usize = Layout::PLAIN.b0();
+/// Offset of a plain net's `W1`.
+#[cfg(test)]
+pub const W1: usize = Layout::PLAIN.w1();
+/// Offset of a plain net's `b1`.
+#[cfg(test)]
+pub const B1: usize = Layout::PLAIN.b1();
+/// Parameters of a plain net.
+#[cfg(test)]
+pub const N_PARAMS: usize = Layout::PLAIN.n_params();
+
+/// The layout of a flat parameter vector (the gradient buffers and the optimiser moments use the
+/// same): `W0` (`rows` rows of `H`), `b0`, `W1` (`2H` weights per output layer: side to move's
+/// half, then the other side's, one layer after the other), `b1` (one per output layer). The
+/// length of the vector tells a plain net from a king-bucketed one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// First-layer rows: [`PLAIN_ROWS`] or [`BUCKETED_ROWS`].
+    pub rows: usize,
+}
+
+impl Layout {
+    /// A plain net's layout.
+    pub const PLAIN: Layout = Layout { rows: PLAIN_ROWS };
+    /// A king-bucketed net's layout.
+    pub const BUCKETED: Layout = Layout {
+        rows: BUCKETED_ROWS,
+    };
+
+    /// The layout of `king_buckets` or not.
+    pub fn new(king_buckets: bool) -> Layout {
+        if king_buckets {
+            Layout::BUCKETED
+        } else {
+            Layout::PLAIN
+        }
+    }
+
+    /// The layout of a parameter vector of `len` floats.
+    ///
+    /// # Panics
+    /// If `len` is neither layout's length (a programming error: checkpoints are checked when
+    /// read).
+    pub fn of_len(len: usize) -> Layout {
+        match len {
+            n if n == Layout::PLAIN.n_params() => Layout::PLAIN,
+            n if n == Layout::BUCKETED.n_params() => Layout::BUCKETED,
+            n => panic!("{n} parameters fit no layout"),
+        }
+    }
+
+    /// Whether the net has king buckets.
+    pub fn king_buckets(self) -> bool {
+        self.rows == BUCKETED_ROWS
+    }
+
+    /// Floats in `W0`.
+    pub const fn w0_len(self) -> usize {
+        self.rows * H
+    }
+
+    /// Offset of `b0`.
+    pub const fn b0(self) -> usize {
+        self.w0_len()
+    }
+
+    /// Offset of `W1`.
+    pub const fn w1(self) -> usize {
+        self.b0() + H
+    }
+
+    /// Offset of `b1`.
+    pub const fn b1(self) -> usize {
+        self.w1() + BUCKETS * 2 * H
+    }
+
+    /// Number of parameters.
+    pub const fn n_params(self) -> usize {
+        self.b1() + BUCKETS
+    }
+}
 
 /// The output layer of a sample: by its number of pieces, as the engine chooses it.
 #[inline]
@@ -33,6 +114,11 @@ pub fn bucket_of(s: &Sample) -> usize {
 
 /// Every parameter is kept within ±`CLIP` (so that quantised values fit the engine's kernels).
 pub const CLIP: f32 = 1.98;
+
+/// The rows of a king-bucketed net's own parts are kept within ±`BUCKET_CLIP`: a row as the
+/// engine reads it (part plus shared row) then stays within ±2.97, so that 32 of them with the
+/// bias, times QA, stay inside the i16 accumulator (32 × 2.97 × 255 + 505 < 32,767).
+pub const BUCKET_CLIP: f32 = 0.99;
 
 /// Output weights are kept within ±`W1_CLIP`, so that `round(w · QB)` stays within the ±127 the
 /// evaluation kernel multiplies by (127 / 256 with QB = 256).
@@ -58,24 +144,46 @@ pub fn target(s: &Sample, lambda: f32) -> f32 {
     lambda * f32::from(s.result) * 0.5 + (1.0 - lambda) * sigmoid(f32::from(s.score) / SCALE_F)
 }
 
-/// Fresh parameters: `W0` uniform in ±0.5/√32 (an accumulator of about 30 active rows starts with
-/// a spread of roughly 0.3), `W1` uniform in ±1/√(2H), biases zero.
-pub fn init(seed: u64) -> Vec<f32> {
+/// Fresh parameters of `layout`: a plain net's `W0` uniform in ±0.5/√32 (an accumulator of about
+/// 30 active rows starts with a spread of roughly 0.3), `W1` uniform in ±1/√(2H), biases zero; a
+/// king-bucketed net starts with its buckets' own rows at zero and its shared rows drawn as a
+/// plain net's `W0` (the same draws for the same seed).
+pub fn init_with(seed: u64, layout: Layout) -> Vec<f32> {
     let mut rng = Rng::new(seed ^ 0x1417_0000);
-    let mut p = vec![0.0f32; N_PARAMS];
+    let mut p = vec![0.0f32; layout.n_params()];
     let w0_bound = 0.5 / 32f32.sqrt();
     let w1_bound = 1.0 / ((2 * H) as f32).sqrt();
-    for x in &mut p[..W0_LEN] {
+    let shared = if layout.king_buckets() {
+        FACTOR * H..layout.w0_len()
+    } else {
+        0..layout.w0_len()
+    };
+    for x in &mut p[shared] {
         *x = rng.symmetric(w0_bound);
     }
-    for x in &mut p[W1..B1] {
+    for x in &mut p[layout.w1()..layout.b1()] {
         *x = rng.symmetric(w1_bound);
     }
     p
 }
 
+/// The parameters of a plain net spread over a king-bucketed layout: its `W0` as the shared rows,
+/// each bucket's own rows zero, so that the net evaluates as the plain one (up to the mirroring
+/// of a king on file f).
+pub fn bucketed_from_plain(plain: &[f32]) -> Vec<f32> {
+    let from = Layout::PLAIN;
+    debug_assert_eq!(plain.len(), from.n_params());
+    let to = Layout::BUCKETED;
+    let mut p = vec![0.0f32; to.n_params()];
+    p[FACTOR * H..to.w0_len()].copy_from_slice(&plain[..from.w0_len()]);
+    p[to.b0()..].copy_from_slice(&plain[from.b0()..]);
+    p
+}
+
 /// Read-only view of a flat parameter (or gradient) vector.
 struct View<'a> {
+    /// Whether the layout is king-bucketed (which features a position switches on).
+    king_buckets: bool,
     w0: &'a [[f32; H]],
     b0: &'a [f32; H],
     /// Rows of `W1`: output layer `b` has rows `2b` (side to move) and `2b + 1` (other side).
@@ -84,14 +192,16 @@ struct View<'a> {
 }
 
 fn view(p: &[f32]) -> View<'_> {
-    let (rows, _) = p[..B1].as_chunks::<H>();
-    let (w0, tail) = rows.split_at(INPUTS);
+    let layout = Layout::of_len(p.len());
+    let (rows, _) = p[..layout.b1()].as_chunks::<H>();
+    let (w0, tail) = rows.split_at(layout.rows);
     let (b0, w1) = tail.split_at(1);
     View {
+        king_buckets: layout.king_buckets(),
         w0,
         b0: &b0[0],
         w1,
-        b1: &p[B1..],
+        b1: &p[layout.b1()..],
     }
 }
 
@@ -104,9 +214,10 @@ struct ViewMut<'a> {
 }
 
 fn view_mut(g: &mut [f32]) -> ViewMut<'_> {
-    let (head, b1) = g.split_at_mut(B1);
+    let layout = Layout::of_len(g.len());
+    let (head, b1) = g.split_at_mut(layout.b1());
     let (rows, _) = head.as_chunks_mut::<H>();
-    let (w0, tail) = rows.split_at_mut(INPUTS);
+    let (w0, tail) = rows.split_at_mut(layout.rows);
     let (b0, w1) = tail.split_at_mut(1);
     ViewMut {
         w0,
@@ -143,10 +254,12 @@ fn screlu_dot(a: &[f32; H], w: &[f32; H]) -> f32 {
     lanes.iter().sum()
 }
 
-/// Accumulators of both perspectives for one position.
+/// Accumulators of both perspectives for one position, and the rows they were summed from.
 pub struct Scratch {
-    stm: [u16; MAX_FEATURES],
-    other: [u16; MAX_FEATURES],
+    stm: [u16; MAX_ACTIVE],
+    other: [u16; MAX_ACTIVE],
+    /// Rows in `stm` and in `other`.
+    n: usize,
     acc_s: [f32; H],
     acc_n: [f32; H],
 }
@@ -155,8 +268,9 @@ impl Scratch {
     /// Zeroed scratch space.
     pub fn new() -> Scratch {
         Scratch {
-            stm: [0; MAX_FEATURES],
-            other: [0; MAX_FEATURES],
+            stm: [0; MAX_ACTIVE],
+            other: [0; MAX_ACTIVE],
+            n: 0,
             acc_s: [0.0; H],
             acc_n: [0.0; H],
         }
@@ -165,7 +279,12 @@ impl Scratch {
 
 /// The raw output `o` for `s` (mirrored or not); centipawns are `o × SCALE`.
 fn forward(v: &View, s: &Sample, mirror: bool, x: &mut Scratch) -> f32 {
-    let n = s.both_perspectives(mirror, &mut x.stm, &mut x.other);
+    let n = if v.king_buckets {
+        s.training_rows(mirror, &mut x.stm, &mut x.other)
+    } else {
+        s.plain_rows(mirror, &mut x.stm, &mut x.other)
+    };
+    x.n = n;
     accumulate(v, &x.stm[..n], &mut x.acc_s);
     accumulate(v, &x.other[..n], &mut x.acc_n);
     let b = bucket_of(s);
@@ -200,7 +319,7 @@ fn backward(
     for i in 0..H {
         g.b0[i] += x.acc_s[i] + x.acc_n[i];
     }
-    let n = usize::from(s.len);
+    let n = x.n;
     for &f in &x.stm[..n] {
         add_row(&mut g.w0[usize::from(f)], &x.acc_s);
     }
@@ -269,7 +388,7 @@ pub fn batch_gradient(
     let per = batch.len().div_ceil(threads).max(1);
     let part = |g: &mut Vec<f32>, start: usize| -> f64 {
         g.clear();
-        g.resize(N_PARAMS, 0.0);
+        g.resize(params.len(), 0.0);
         let end = (start + per).min(batch.len());
         let start = start.min(end);
         let v = view(params);

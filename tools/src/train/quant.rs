@@ -2,8 +2,11 @@
 //! forward pass restated here as the reference for export checks.
 
 use super::dataset::{MAX_FEATURES, Sample};
-use super::net::{B0, B1, BUCKETS, H, N_PARAMS, W0_LEN, W1, bucket_of};
-use xq::nnue::format::{MAX_OUTPUT_SUM, MAX_OUTPUT_WEIGHT, NetWeights, QA, QB, SCALE, output_sum};
+use super::net::{BUCKETS, FACTOR, H, Layout, bucket_of};
+use xq::nnue::format::{
+    INPUTS, KING_BUCKETS as PARTS, MAX_OUTPUT_SUM, MAX_OUTPUT_WEIGHT, NetWeights, QA, QB, SCALE,
+    output_sum,
+};
 
 fn to_i16(x: f32, scale: i32) -> i16 {
     (f64::from(x) * f64::from(scale))
@@ -11,19 +14,36 @@ fn to_i16(x: f32, scale: i32) -> i16 {
         .clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16
 }
 
-/// `W0`, `b0` → round(x·QA); `W1` → round(x·QB) within ±`MAX_OUTPUT_WEIGHT`; `b1` →
-/// round(x·QA·QB) (rounding half away from zero).
+/// The first layer as the engine reads it, in floats: a plain net's `W0` as it is; for a
+/// king-bucketed net each bucket's rows plus the shared rows.
+fn engine_w0(params: &[f32]) -> Vec<f32> {
+    let layout = Layout::of_len(params.len());
+    if !layout.king_buckets() {
+        return params[..layout.w0_len()].to_vec();
+    }
+    let shared = &params[FACTOR * H..layout.w0_len()];
+    params[..FACTOR * H]
+        .chunks_exact(INPUTS * H)
+        .flat_map(|bucket| bucket.iter().zip(shared).map(|(a, b)| a + b))
+        .collect()
+}
+
+/// `W0` (each king bucket's rows with the shared rows added), `b0` → round(x·QA); `W1` →
+/// round(x·QB) within ±`MAX_OUTPUT_WEIGHT`; `b1` → round(x·QA·QB) (rounding half away from zero).
+/// A king-bucketed layout gives a version-3 net, a plain one a version-2 net.
 pub fn quantise(params: &[f32]) -> NetWeights {
-    debug_assert_eq!(params.len(), N_PARAMS);
+    let layout = Layout::of_len(params.len());
+    let (b0, w1, b1) = (layout.b0(), layout.w1(), layout.b1());
     NetWeights {
-        w0: params[..W0_LEN].iter().map(|&x| to_i16(x, QA)).collect(),
-        b0: params[B0..W1].iter().map(|&x| to_i16(x, QA)).collect(),
-        w1: params[W1..B1]
+        king_buckets: layout.king_buckets(),
+        w0: engine_w0(params).iter().map(|&x| to_i16(x, QA)).collect(),
+        b0: params[b0..w1].iter().map(|&x| to_i16(x, QA)).collect(),
+        w1: params[w1..b1]
             .iter()
             .map(|&x| to_i16(x, QB).clamp(-MAX_OUTPUT_WEIGHT, MAX_OUTPUT_WEIGHT))
             .collect(),
         b1: std::array::from_fn(|b| {
-            (f64::from(params[B1 + b]) * f64::from(QA * QB))
+            (f64::from(params[b1 + b]) * f64::from(QA * QB))
                 .round()
                 .clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32
         }),
@@ -31,17 +51,45 @@ pub fn quantise(params: &[f32]) -> NetWeights {
 }
 
 /// The float parameters a quantised net stands for: the inverse of [`quantise`] (`W0`, `b0` over
-/// QA, `W1` over QB, `b1` over QA·QB), so that training can start from a shipped net.
-/// `quantise(&dequantise(w)) == w` for every net of this shape.
+/// QA, `W1` over QB, `b1` over QA·QB), so that training can start from a shipped net; a
+/// version-3 net's shared rows are the mean of its buckets' rows, each bucket's own rows what it
+/// differs from that mean. `quantise(&dequantise(w)) == w` for every net of either shape.
 pub fn dequantise(w: &NetWeights) -> Vec<f32> {
     debug_assert!(w.has_architecture_sizes());
-    let mut params = Vec::with_capacity(N_PARAMS);
+    let layout = Layout::new(w.king_buckets);
+    let mut params = Vec::with_capacity(layout.n_params());
     let (qa, qb) = (f64::from(QA), f64::from(QB));
-    params.extend(w.w0.iter().map(|&x| (f64::from(x) / qa) as f32));
+    if w.king_buckets {
+        let part = INPUTS * H;
+        let mean: Vec<f64> = (0..part)
+            .map(|i| {
+                (0..PARTS)
+                    .map(|b| f64::from(w.w0[b * part + i]))
+                    .sum::<f64>()
+                    / PARTS as f64
+            })
+            .collect();
+        for b in 0..PARTS {
+            params
+                .extend((0..part).map(|i| ((f64::from(w.w0[b * part + i]) - mean[i]) / qa) as f32));
+        }
+        params.extend(mean.iter().map(|&m| (m / qa) as f32));
+    } else {
+        params.extend(w.w0.iter().map(|&x| (f64::from(x) / qa) as f32));
+    }
     params.extend(w.b0.iter().map(|&x| (f64::from(x) / qa) as f32));
     params.extend(w.w1.iter().map(|&x| (f64::from(x) / qb) as f32));
     params.extend(w.b1.iter().map(|&x| (f64::from(x) / (qa * qb)) as f32));
     params
+}
+
+/// Both perspectives' first-layer rows of `s` in the net `w` (plain or king-bucketed).
+fn engine_rows(w: &NetWeights, s: &Sample, stm: &mut [u16], other: &mut [u16]) -> usize {
+    if w.king_buckets {
+        s.bucketed_rows(false, stm, other)
+    } else {
+        s.plain_rows(false, stm, other)
+    }
 }
 
 /// The i16 accumulator `b0 + Σ W0[f]` (wrapping, as the engine's SIMD adds would).
@@ -71,7 +119,7 @@ fn screlu_dot(acc: &[i16; H], w: &[i16]) -> i32 {
 pub fn eval_cp(w: &NetWeights, s: &Sample) -> i64 {
     let mut stm = [0u16; MAX_FEATURES];
     let mut other = [0u16; MAX_FEATURES];
-    let n = s.both_perspectives(false, &mut stm, &mut other);
+    let n = engine_rows(w, s, &mut stm, &mut other);
     let mut us = [0i16; H];
     let mut them = [0i16; H];
     accumulate(w, &stm[..n], &mut us);
@@ -239,7 +287,7 @@ fn output_layer(
     let (mut us, mut them) = ([0i16; H], [0i16; H]);
     let qa2 = f64::from(QA * QA);
     for s in positions {
-        let n = s.both_perspectives(false, &mut stm, &mut other);
+        let n = engine_rows(w, s, &mut stm, &mut other);
         accumulate(w, &stm[..n], &mut us);
         accumulate(w, &other[..n], &mut them);
         phi[0] = 1.0;
@@ -272,9 +320,10 @@ fn output_layer(
         *r /= count;
     }
     let d = damp(&mut gram, N);
-    rhs[0] += d * f64::from(params[B1 + bucket]);
+    let layout = Layout::of_len(params.len());
+    rhs[0] += d * f64::from(params[layout.b1() + bucket]);
     for i in 0..2 * H {
-        rhs[1 + i] += d * f64::from(params[W1 + bucket * 2 * H + i]);
+        rhs[1 + i] += d * f64::from(params[layout.w1() + bucket * 2 * H + i]);
     }
     let l = cholesky(&gram, N)?;
     let fit = cholesky_solve(&l, N, &rhs);

@@ -11,6 +11,7 @@ use super::{
 use crate::data;
 use std::sync::OnceLock;
 use xq::movegen::legal_moves;
+use xq::nnue::format::KING_BUCKETS;
 use xq::nnue::format::{self, INPUTS, QA, QB};
 use xq::position::Position;
 
@@ -77,6 +78,19 @@ fn quiet(_: &super::EpochReport, _: &Checkpoint, _: &Checkpoint) -> Result<(), S
     Ok(())
 }
 
+/// The settings of a two-epoch run on small data.
+fn short_run(king_buckets: bool) -> Settings {
+    Settings {
+        epochs: 2,
+        lr: 5e-3,
+        lr_end: 1e-4,
+        batch: 512,
+        threads: 2,
+        king_buckets,
+        ..Settings::default()
+    }
+}
+
 /// A small run on 20 k material-labelled positions, shared by the tests that need a trained net.
 fn smoke_run() -> &'static (Split, Outcome) {
     static RUN: OnceLock<(Split, Outcome)> = OnceLock::new();
@@ -84,15 +98,7 @@ fn smoke_run() -> &'static (Split, Outcome) {
         let mut samples = random_positions(20_000, 11);
         label_material(&mut samples, 12);
         let mut split = split_of(samples, 13);
-        let s = Settings {
-            epochs: 2,
-            lr: 5e-3,
-            lr_end: 1e-4,
-            batch: 512,
-            threads: 2,
-            ..Settings::default()
-        };
-        let outcome = train(&s, &mut split, None, quiet).expect("training runs");
+        let outcome = train(&short_run(false), &mut split, None, quiet).expect("training runs");
         (split, outcome)
     })
 }
@@ -265,9 +271,34 @@ fn reference_bucket(s: &Sample) -> usize {
     ((usize::from(s.len) - 2) / 4).min(net::BUCKETS - 1)
 }
 
-/// Independent double-precision loss: features of the other side and the output layer computed
-/// from their definitions, not from the trainer's tables.
+/// The first-layer rows one perspective's features `feats` sum in training, from the
+/// definitions: a plain net's rows are the features; a king-bucketed net's are each feature in
+/// the part of the perspective's own king (rank × 2, plus 1 on file e; squares mirrored with the
+/// king on file f) and again in the shared part after the six.
+fn reference_rows(feats: &[usize], king_buckets: bool) -> Vec<usize> {
+    if !king_buckets {
+        return feats.to_vec();
+    }
+    let king = feats.iter().copied().find(|&f| f < 90).expect("own king");
+    let (rank, file) = (king / 9, king % 9);
+    let part = rank * 2 + usize::from(file == 4);
+    let seen = |f: usize| {
+        if file == 5 {
+            f / 90 * 90 + f % 90 / 9 * 9 + 8 - f % 9
+        } else {
+            f
+        }
+    };
+    let mut rows: Vec<usize> = feats.iter().map(|&f| part * INPUTS + seen(f)).collect();
+    rows.extend(feats.iter().map(|&f| 6 * INPUTS + seen(f)));
+    rows
+}
+
+/// Independent double-precision loss: features of the other side, king buckets and the output
+/// layer computed from their definitions, not from the trainer's tables.
 fn reference_loss(p: &[f64], samples: &[Sample], lambda: f64) -> f64 {
+    let layout = net::Layout::of_len(p.len());
+    let (b0, w1, b1) = (layout.b0(), layout.w1(), layout.b1());
     let mut total = 0.0;
     for s in samples {
         let stm: Vec<usize> = s.active().iter().map(|&f| usize::from(f)).collect();
@@ -278,16 +309,18 @@ fn reference_loss(p: &[f64], samples: &[Sample], lambda: f64) -> f64 {
                 (1 - rel) * 630 + kind * 90 + (9 - sq / 9) * 9 + sq % 9
             })
             .collect();
+        let stm = reference_rows(&stm, layout.king_buckets());
+        let other = reference_rows(&other, layout.king_buckets());
         let b = reference_bucket(s);
-        let mut o = p[B1 + b];
+        let mut o = p[b1 + b];
         for (half, feats) in [(b * 2 * H, &stm), (b * 2 * H + H, &other)] {
             for i in 0..H {
-                let mut a = p[B0 + i];
+                let mut a = p[b0 + i];
                 for &f in feats.iter() {
                     a += p[f * H + i];
                 }
                 let c = a.clamp(0.0, 1.0);
-                o += c * c * p[W1 + half + i];
+                o += c * c * p[w1 + half + i];
             }
         }
         let pred = 1.0 / (1.0 + (-o).exp());
@@ -300,20 +333,34 @@ fn reference_loss(p: &[f64], samples: &[Sample], lambda: f64) -> f64 {
 
 #[test]
 fn gradient_matches_finite_differences() {
+    gradient_check(net::Layout::PLAIN);
+}
+
+#[test]
+fn king_bucketed_gradient_matches_finite_differences() {
+    gradient_check(net::Layout::BUCKETED);
+}
+
+fn gradient_check(layout: net::Layout) {
+    let (b0, w1, b1) = (layout.b0(), layout.w1(), layout.b1());
     let mut samples = random_positions(6, 31);
     label_material(&mut samples, 32);
     let mut rng = Rng::new(33);
-    let mut p = net::init(34);
-    for x in &mut p[..B0] {
-        *x *= 2.5;
+    let mut p = net::init_with(34, layout);
+    for x in &mut p[..b0] {
+        *x = if *x == 0.0 {
+            rng.symmetric(0.05)
+        } else {
+            *x * 2.5
+        };
     }
-    for x in &mut p[B0..W1] {
+    for x in &mut p[b0..w1] {
         *x = rng.symmetric(0.3);
     }
-    for x in &mut p[W1..B1] {
+    for x in &mut p[w1..b1] {
         *x = rng.symmetric(1.0);
     }
-    for x in &mut p[B1..] {
+    for x in &mut p[b1..] {
         *x = 0.2;
     }
     let lambda = 0.4f32;
@@ -325,37 +372,48 @@ fn gradient_matches_finite_differences() {
     net::batch_gradient(&p, &samples, coins, lambda, &mut grads);
     let analytic = &grads[0];
 
-    // Coordinates: all of b0, the W1 and b1 of the output layers some position uses, and W0
+    // Coordinates: all of b0, the w1 and b1 of the output layers some position uses, and W0
     // entries of rows active in some position (both perspectives) plus one row active in none.
     // The other output layers get no gradient at all.
     let used: std::collections::BTreeSet<usize> = samples.iter().map(reference_bucket).collect();
-    let mut coords: Vec<usize> = (B0..W1).collect();
+    let mut coords: Vec<usize> = (b0..w1).collect();
     for b in 0..net::BUCKETS {
-        let layer = W1 + b * 2 * H..W1 + (b + 1) * 2 * H;
+        let layer = w1 + b * 2 * H..w1 + (b + 1) * 2 * H;
         if used.contains(&b) {
             coords.extend(layer);
-            coords.push(B1 + b);
+            coords.push(b1 + b);
         } else {
             assert!(analytic[layer].iter().all(|&g| g == 0.0), "layer {b}");
-            assert_eq!(analytic[B1 + b], 0.0);
+            assert_eq!(analytic[b1 + b], 0.0);
         }
     }
+    // Rows each sample switches on, for both perspectives.
+    let rows_of = |s: &Sample| -> Vec<usize> {
+        let stm: Vec<usize> = s.active().iter().map(|&f| usize::from(f)).collect();
+        let other: Vec<usize> = stm
+            .iter()
+            .map(|&f| usize::from(dataset::OTHER[f]))
+            .collect();
+        let mut rows = reference_rows(&stm, layout.king_buckets());
+        rows.extend(reference_rows(&other, layout.king_buckets()));
+        rows
+    };
     let mut active = std::collections::BTreeSet::new();
+    let mut all_active = std::collections::BTreeSet::new();
     for s in &samples {
-        for &f in &s.active()[..4] {
-            active.insert(usize::from(f));
-            active.insert(usize::from(dataset::OTHER[usize::from(f)]));
+        let rows = rows_of(s);
+        let n = s.active().len();
+        // The first four pieces' rows of each perspective (and their shared rows).
+        for (i, &r) in rows.iter().enumerate() {
+            all_active.insert(r);
+            if i % n < 4 {
+                active.insert(r);
+            }
         }
     }
-    let inactive = (0..INPUTS)
-        .find(|f| {
-            samples.iter().all(|s| {
-                s.active().iter().all(|&g| {
-                    usize::from(g) != *f && usize::from(dataset::OTHER[usize::from(g)]) != *f
-                })
-            })
-        })
-        .expect("some feature is inactive");
+    let inactive = (0..layout.rows)
+        .find(|r| !all_active.contains(r))
+        .expect("some row is inactive");
     for &row in active.iter().chain([inactive].iter()) {
         for _ in 0..6 {
             coords.push(row * H + rng.below(H as u64) as usize);
@@ -366,12 +424,13 @@ fn gradient_matches_finite_differences() {
     let eps = 1e-6;
     let mut worst = 0.0f64;
     let mut nonzero = 0;
+    let mut q = base.clone();
     for &k in &coords {
-        let mut q = base.clone();
         q[k] = base[k] + eps;
         let up = reference_loss(&q, &samples, f64::from(lambda));
         q[k] = base[k] - eps;
         let down = reference_loss(&q, &samples, f64::from(lambda));
+        q[k] = base[k];
         let numeric = (up - down) / (2.0 * eps);
         let a = f64::from(analytic[k]);
         let err = (numeric - a).abs() / (1e-4 + numeric.abs().max(a.abs()));
@@ -398,7 +457,7 @@ fn gradient_matches_finite_differences() {
 fn threads_agree_on_the_gradient() {
     let mut samples = random_positions(300, 41);
     label_material(&mut samples, 42);
-    let p = net::init(43);
+    let p = net::init_with(43, net::Layout::PLAIN);
     let coins = Coins {
         key: Some(7),
         first: 100,
@@ -431,8 +490,8 @@ fn fit_scale_recovers_a_known_scale() {
 #[test]
 fn engine_agrees_on_random_nets() {
     let samples = random_positions(500, 61);
-    for seed in 0..3 {
-        let w = format::NetWeights::random(seed);
+    for (seed, king_buckets) in [(0, false), (1, false), (2, false), (3, true), (4, true)] {
+        let w = format::NetWeights::random_with(seed, king_buckets);
         let e = check_engine(&format::encode(&w), &w, &samples).expect("loads");
         assert_eq!(
             (e.mismatch_count, e.skipped, e.compared),
@@ -442,18 +501,82 @@ fn engine_agrees_on_random_nets() {
     }
 }
 
-/// The shipped net, read back as floats, quantises to itself, and its float forward pass is the
-/// integer one up to truncation: training can start from it without losing what it knows.
+/// The shipped net and a random king-bucketed one, read back as floats, quantise to themselves,
+/// and their float forward pass is the integer one up to truncation: training can start from a
+/// net without losing what it knows.
 #[test]
-fn shipped_net_dequantises_to_its_own_weights() {
-    let bytes = include_bytes!("../../../nnue/default.nnue");
-    let w = format::decode(bytes).expect("the shipped net decodes");
-    let params = quant::dequantise(&w);
-    assert_eq!(params.len(), N_PARAMS);
-    assert_eq!(quant::quantise(&params), w);
-    for s in random_positions(200, 31) {
-        let float = net::eval_cp(&params, &s);
-        let int = quant::eval_cp(&w, &s) as f32;
-        assert!((float - int).abs() <= 2.0, "float {float} vs integer {int}");
+fn nets_dequantise_to_their_own_weights() {
+    let shipped = format::decode(include_bytes!("../../../nnue/default.nnue"))
+        .expect("the shipped net decodes");
+    let bucketed = format::NetWeights::random_with(5, true);
+    for (w, layout, seed) in [
+        (shipped, net::Layout::PLAIN, 31),
+        (bucketed, net::Layout::BUCKETED, 37),
+    ] {
+        let params = quant::dequantise(&w);
+        assert_eq!(params.len(), layout.n_params());
+        assert_eq!(quant::quantise(&params), w);
+        for s in random_positions(200, seed) {
+            let float = net::eval_cp(&params, &s);
+            let int = quant::eval_cp(&w, &s) as f32;
+            assert!((float - int).abs() <= 2.0, "float {float} vs integer {int}");
+        }
     }
+}
+
+/// The shipped plain net spread over the king-bucketed layout evaluates as before wherever
+/// neither king stands on file f, in floats and once exported, in the engine too.
+#[test]
+fn a_plain_net_spread_over_king_buckets_evaluates_as_before() {
+    let bytes = include_bytes!("../../../nnue/default.nnue");
+    let plain = format::decode(bytes).expect("the shipped net decodes");
+    let params = quant::dequantise(&plain);
+    let spread = net::bucketed_from_plain(&params);
+    let w = quant::quantise(&spread);
+    assert!(w.king_buckets);
+    assert_eq!(w.first_layer_rows(), KING_BUCKETS * INPUTS);
+    let mut compared = 0;
+    for s in random_positions(400, 38) {
+        let kings_off_f = s.active().iter().all(|&f| {
+            let code = usize::from(f) / 90;
+            !(code == 0 || code == 7) || usize::from(f) % 9 != 5
+        });
+        if !kings_off_f {
+            continue;
+        }
+        assert_eq!(net::eval_cp(&spread, &s), net::eval_cp(&params, &s));
+        assert_eq!(quant::eval_cp(&w, &s), quant::eval_cp(&plain, &s));
+        compared += 1;
+    }
+    assert!(compared > 200, "only {compared} positions");
+    let samples = random_positions(300, 39);
+    let e = check_engine(&format::encode(&w), &w, &samples).expect("loads");
+    assert_eq!((e.mismatch_count, e.skipped), (0, 0), "{e:?}");
+}
+
+/// A short run of a king-bucketed net from the material teacher's positions: the loss falls,
+/// the export loads in the engine, which evaluates as the trainer's integer pass.
+#[test]
+fn king_bucketed_training_runs_and_exports() {
+    let mut samples = random_positions(6_000, 71);
+    label_material(&mut samples, 72);
+    let mut split = split_of(samples, 73);
+    let o = train(&short_run(true), &mut split, None, quiet).expect("training runs");
+    let last = o.history.last().expect("epochs ran").valid_loss;
+    assert!(
+        last < o.initial_valid_loss,
+        "{last} vs {}",
+        o.initial_valid_loss
+    );
+    let w = quant::quantise_calibrated(&o.best.params, &split.train);
+    assert!(w.king_buckets);
+    let bytes = super::loadable(&w, std::path::Path::new("kb.nnue")).expect("loadable");
+    assert_eq!(bytes.len(), format::v3::FILE_LEN);
+    let e = check_engine(&bytes, &w, &split.valid).expect("the engine loads the export");
+    assert_eq!((e.mismatch_count, e.skipped), (0, 0), "{e:?}");
+    let d = compare(&o.best.params, &w, &split.valid);
+    assert!(
+        d.mean < QUANT_MEAN_BOUND && d.max < QUANT_MAX_BOUND,
+        "{d:?}"
+    );
 }
