@@ -34,12 +34,7 @@ impl Accumulator {
             orientation: [Orientation::PLAIN; 2],
         };
         for perspective in Color::ALL {
-            // Only a king-bucketed net asks where the king stands.
-            let orientation = if net.has_king_buckets() {
-                net.orientation(perspective, pos.king(perspective))
-            } else {
-                Orientation::PLAIN
-            };
+            let orientation = net.orientation(perspective, pos.king(perspective));
             acc.rebuild(net, &board, perspective, orientation);
         }
         acc

@@ -179,8 +179,9 @@ impl NetWeights {
             (next() % span) as i32 - bound
         };
         let first = QA * 3 / 10;
-        let rows = if king_buckets { v3::INPUT_ROWS } else { INPUTS };
-        let w0 = (0..rows * HIDDEN).map(|_| uniform(first) as i16).collect();
+        let w0 = (0..first_layer_rows(king_buckets) * HIDDEN)
+            .map(|_| uniform(first) as i16)
+            .collect();
         let b0 = (0..HIDDEN).map(|_| uniform(first) as i16).collect();
         // Within ±100 the sum of |W1| (about 100 · HIDDEN) stays well inside MAX_OUTPUT_SUM.
         let w1 = (0..OUTPUT_BUCKETS * 2 * HIDDEN)
@@ -199,11 +200,7 @@ impl NetWeights {
     /// Rows of the first layer: [`INPUTS`], or [`KING_BUCKETS`] × [`INPUTS`] for a king-bucketed
     /// net.
     pub fn first_layer_rows(&self) -> usize {
-        if self.king_buckets {
-            v3::INPUT_ROWS
-        } else {
-            INPUTS
-        }
+        first_layer_rows(self.king_buckets)
     }
 
     /// The format version this net is written in: 3 if king-bucketed, else 2.
@@ -226,6 +223,11 @@ impl NetWeights {
     pub fn output_weights(&self, bucket: usize) -> &[i16] {
         &self.w1[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN]
     }
+}
+
+/// Rows of a first layer with king buckets or without.
+const fn first_layer_rows(king_buckets: bool) -> usize {
+    if king_buckets { v3::INPUT_ROWS } else { INPUTS }
 }
 
 /// Why a byte string is not a net this build can use.
@@ -438,7 +440,7 @@ pub fn decode(bytes: &[u8]) -> Result<NetWeights, NetError> {
         v3::VERSION => (v3::ARCHITECTURE_HASH, v3::PAYLOAD_LEN, OUTPUT_BUCKETS, true),
         found => return Err(NetError::BadVersion { found }),
     };
-    let rows = if king_buckets { v3::INPUT_ROWS } else { INPUTS };
+    let rows = first_layer_rows(king_buckets);
     let arch = read_u32(bytes, 8);
     if arch != expected_arch {
         return Err(NetError::BadArchitecture {

@@ -149,9 +149,10 @@ pub fn train(
         return Err("no training or validation positions".to_string());
     }
     let threads = s.threads.max(1);
+    let fresh = net::Layout::new(s.king_buckets);
     let mut current = start.unwrap_or_else(|| Checkpoint {
-        params: net::init_with(s.seed, net::Layout::new(s.king_buckets)),
-        opt: AdamW::new(net::Layout::new(s.king_buckets).n_params()),
+        params: net::init_with(s.seed, fresh),
+        opt: AdamW::new(fresh.n_params()),
         epochs: 0,
         lambda: s.lambda,
         valid_loss: f32::NAN,
@@ -348,11 +349,13 @@ pub fn main(args: &[String]) -> Result<(), String> {
         (None, Some(path)) => Some(start_from_net(path, s.lambda, s.king_buckets)?),
         (None, None) => None,
     };
-    if let Some(c) = &start {
-        let bucketed = net::Layout::of_len(c.params.len()).king_buckets();
-        if s.king_buckets && !bucketed {
-            return Err("--king-buckets: the checkpoint resumed is of a plain net".to_string());
-        }
+    let layout = start
+        .as_ref()
+        .map_or(net::Layout::new(s.king_buckets), |c| {
+            net::Layout::of_len(c.params.len())
+        });
+    if s.king_buckets && !layout.king_buckets() {
+        return Err("--king-buckets: the checkpoint resumed is of a plain net".to_string());
     }
     if let Some(c) = start.as_ref().filter(|_| resume.is_some()) {
         eprintln!(
@@ -365,10 +368,10 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let calibration: Vec<Sample> = quant::calibration_set(&split.train);
     eprintln!(
         "training: {}, {} epochs, batch {}, lambda {}, lr {:e} -> {:e}, {} threads, mirror {}, seed {}",
-        match &start {
-            Some(c) if net::Layout::of_len(c.params.len()).king_buckets() => "king buckets",
-            None if s.king_buckets => "king buckets",
-            _ => "plain",
+        if layout.king_buckets() {
+            "king buckets"
+        } else {
+            "plain"
         },
         s.epochs,
         s.batch,

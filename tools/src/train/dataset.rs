@@ -5,7 +5,7 @@ use super::rng::{Rng, mix};
 use crate::data::{self, RECORD_BYTES};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use xq::nnue::features::Orientation;
+use xq::nnue::features::{Orientation, mirrored};
 use xq::nnue::format::{INPUTS, KING_BUCKETS};
 
 /// Most active features of one perspective (pieces on the board).
@@ -103,14 +103,12 @@ impl Sample {
     /// [`KING_BUCKETS`] × [`INPUTS`] on); returns how many each holds (twice the pieces).
     #[inline]
     pub fn training_rows(&self, mirror: bool, stm: &mut [u16], other: &mut [u16]) -> usize {
-        let n = self.plain_rows(mirror, stm, other);
+        let n = self.bucketed_rows(mirror, stm, other);
+        let shared = (KING_BUCKETS * INPUTS) as u16;
         for list in [&mut stm[..2 * n], &mut other[..2 * n]] {
-            let o = orientation(&list[..n]);
-            let base = o.bucket() * INPUTS;
-            for i in 0..n {
-                let row = o.row(usize::from(list[i]));
-                list[i] = row as u16;
-                list[n + i] = (KING_BUCKETS * INPUTS + row - base) as u16;
+            let (own, rest) = list.split_at_mut(n);
+            for (s, &row) in rest.iter_mut().zip(own.iter()) {
+                *s = shared + row % INPUTS as u16;
             }
         }
         2 * n
@@ -163,8 +161,7 @@ const fn mirror_table() -> [u16; INPUTS] {
     let mut t = [0u16; INPUTS];
     let mut f = 0;
     while f < INPUTS {
-        let (piece, sq) = (f / 90, f % 90);
-        t[f] = (piece * 90 + sq / 9 * 9 + (8 - sq % 9)) as u16;
+        t[f] = mirrored(f) as u16;
         f += 1;
     }
     t
