@@ -16,6 +16,7 @@ tools:
   train [ARGS]      train the NNUE net on record files (train --help)
   quantise [ARGS]   export a float checkpoint as a .nnue net file (quantise --help)
   net-check [ARGS]  float vs quantised evaluation on validation positions (net-check --help)
+  net-loss [ARGS]   the training loss of a net file on record files (net-loss --help)
   fit-scale [ARGS]  fit the score-to-result SCALE on record files (fit-scale --help)
   tune-hce [ARGS]   tune the handcrafted evaluation's weights (tune-hce --help)
   net-golden [ARGS] golden evaluations of a net file for the tests (net-golden --help)
@@ -30,6 +31,7 @@ fn main() {
         Some("train") => train::main(&args[1..]),
         Some("quantise") => train::quantise_main(&args[1..]),
         Some("net-check") => train::net_check_main(&args[1..]),
+        Some("net-loss") => train::net_loss_main(&args[1..]),
         Some("fit-scale") => train::fit_scale_main(&args[1..]),
         Some("tune-hce") => train::tune_hce_main(&args[1..]),
         Some("net-golden") => net_golden::main(&args[1..]),

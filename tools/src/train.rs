@@ -24,8 +24,11 @@ use xq::nnue::network::{EVAL_LIMIT, Network};
 
 const TRAIN_USAGE: &str = "usage: xq-tools train --data FILE|DIR... [--out DIR] [--epochs N] \
 [--lambda L] [--lr LR] [--lr-end LR] [--batch N] [--seed S] [--threads N] \
-[--resume CKPT | --init NET.nnue] [--no-mirror] [--king-buckets] [--save-every N]
+[--resume CKPT | --init NET.nnue] [--no-mirror] [--king-buckets] [--save-every N] \
+[--valid FILE|DIR...]
   trains the 1260 -> 256 x2 -> 8 x 1 net on record files (a directory means all its *.bin);
+  validates on 2 % of them, or with --valid on the records of those files (other games: boards
+  found there are dropped from training);
   with --king-buckets, the net whose first layer has six parts chosen by each side's own
   king (format version 3), trained with a part shared by all that export adds in;
   defaults: --out nets --epochs 40 --lambda 0.4 --lr 1e-3 --lr-end 1e-5 --batch 16384
@@ -37,13 +40,13 @@ const TRAIN_USAGE: &str = "usage: xq-tools train --data FILE|DIR... [--out DIR] 
   --king-buckets (its first layer the shared part, each king's own part zero).";
 
 const QUANTISE_USAGE: &str = "usage: xq-tools quantise --ckpt FILE --out FILE.nnue \
-[--data FILE|DIR... [--seed S]]
+[--data FILE|DIR... [--seed S] [--valid FILE|DIR...]]
   exports a float checkpoint as a quantised net file; with --data, W1 and b1 are refitted on
   training positions of the split that train makes with the same data and seed (as train does
   for best.nnue), without it every value is rounded to the nearest step";
 
 const NET_CHECK_USAGE: &str = "usage: xq-tools net-check --ckpt FILE --net FILE.nnue \
---data FILE|DIR... [--seed S] [--count N]
+--data FILE|DIR... [--seed S] [--valid FILE|DIR...] [--count N]
   compares the float forward pass of CKPT with the integer forward pass of NET on up to N
   (default 10000) validation positions of the split that train makes with the same data and seed";
 
@@ -55,6 +58,12 @@ const TUNE_HCE_USAGE: &str = "usage: xq-tools tune-hce --data FILE|DIR... --out 
   from the hand-set seed weights. The target blends each game's result (weight lambda) with the
   record's search score, or with the evaluation of the teacher net when one is given. Defaults: --from current --epochs 10 --batch 4096 --lr 1
   --lambda 0.5 --seed 1";
+
+const NET_LOSS_USAGE: &str = "usage: xq-tools net-loss --net FILE.nnue --data FILE|DIR... \
+[--lambda L] [--threads N]
+  the training loss of a net file (its float equivalent) on every board of the record files,
+  each board once: how nets compare on positions none of them was trained on; --lambda as train's
+  (default 0.4)";
 
 const FIT_SCALE_USAGE: &str = "usage: xq-tools fit-scale --data FILE|DIR...
   prints the SCALE minimising the sum of (sigmoid(score / SCALE) - result)^2 over the data";
@@ -223,6 +232,62 @@ pub fn train(
     })
 }
 
+/// The split of `data` that train makes with `seed`: by position, or against the files of
+/// `valid` when there are any.
+fn load_split(data: &[PathBuf], valid: &[PathBuf], seed: u64) -> Result<Split, String> {
+    if valid.is_empty() {
+        dataset::load(data, seed)
+    } else {
+        dataset::load_apart(data, valid, seed)
+    }
+}
+
+/// `xq-tools net-loss`.
+pub fn net_loss_main(args: &[String]) -> Result<(), String> {
+    let (mut net_path, mut data, mut lambda) = (None, Vec::new(), Settings::default().lambda);
+    let mut threads = Settings::default().threads;
+    let mut flags = Flags::new(args, NET_LOSS_USAGE);
+    while let Some(flag) = flags.next_flag()? {
+        match flag {
+            "--net" => net_path = Some(PathBuf::from(flags.value(flag)?)),
+            "--data" => data.extend(paths(flags.values(flag)?)),
+            "--lambda" => lambda = flags.parsed(flag)?,
+            "--threads" => threads = flags.parsed(flag)?,
+            other => return Err(format!("unknown option {other}\n{NET_LOSS_USAGE}")),
+        }
+    }
+    let Some(net_path) = net_path else {
+        return Err(NET_LOSS_USAGE.to_string());
+    };
+    if data.is_empty() {
+        return Err(format!("--data is required\n{NET_LOSS_USAGE}"));
+    }
+    if !(0.0..=1.0).contains(&lambda) {
+        return Err(format!("--lambda must be within 0..1, not {lambda}"));
+    }
+    if threads == 0 {
+        return Err(format!("--threads must be positive\n{NET_LOSS_USAGE}"));
+    }
+    let (_, w) = read_net(&net_path)?;
+    let params = quant::dequantise(&w);
+    let mut stats = dataset::LoadStats::default();
+    let mut samples = dataset::read_records(&dataset::expand_paths(&data)?, &mut stats)?;
+    stats.duplicates = dataset::shuffle_dedup(&mut samples, &mut Rng::new(1));
+    if samples.is_empty() {
+        return Err("no usable positions in the data".to_string());
+    }
+    let loss = net::loss_sum(&params, &samples, lambda, threads) / samples.len() as f64;
+    println!(
+        "{}: loss {loss:.6} on {} boards ({} records, {} undecodable, {} duplicate boards dropped; lambda {lambda})",
+        net_path.display(),
+        samples.len(),
+        stats.records,
+        stats.bad,
+        stats.duplicates
+    );
+    Ok(())
+}
+
 fn paths(values: Vec<&str>) -> Vec<PathBuf> {
     values.into_iter().map(PathBuf::from).collect()
 }
@@ -309,10 +374,12 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let mut resume = None;
     let mut init = None;
     let mut save_every = None;
+    let mut valid = Vec::new();
     let mut flags = Flags::new(args, TRAIN_USAGE);
     while let Some(flag) = flags.next_flag()? {
         match flag {
             "--data" => data.extend(paths(flags.values(flag)?)),
+            "--valid" => valid.extend(paths(flags.values(flag)?)),
             "--out" => out = PathBuf::from(flags.value(flag)?),
             "--epochs" => s.epochs = flags.parsed(flag)?,
             "--lambda" => s.lambda = flags.parsed(flag)?,
@@ -364,7 +431,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         );
     }
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let mut split = dataset::load(&data, s.seed)?;
+    let mut split = load_split(&data, &valid, s.seed)?;
     let calibration: Vec<Sample> = quant::calibration_set(&split.train);
     eprintln!(
         "training: {}, {} epochs, batch {}, lambda {}, lr {:e} -> {:e}, {} threads, mirror {}, seed {}",
@@ -420,12 +487,14 @@ pub fn main(args: &[String]) -> Result<(), String> {
 /// `xq-tools quantise`.
 pub fn quantise_main(args: &[String]) -> Result<(), String> {
     let (mut ckpt, mut out, mut data, mut seed) = (None, None, Vec::new(), 1u64);
+    let mut valid = Vec::new();
     let mut flags = Flags::new(args, QUANTISE_USAGE);
     while let Some(flag) = flags.next_flag()? {
         match flag {
             "--ckpt" => ckpt = Some(PathBuf::from(flags.value(flag)?)),
             "--out" => out = Some(PathBuf::from(flags.value(flag)?)),
             "--data" => data.extend(paths(flags.values(flag)?)),
+            "--valid" => valid.extend(paths(flags.values(flag)?)),
             "--seed" => seed = flags.parsed(flag)?,
             other => return Err(format!("unknown option {other}\n{QUANTISE_USAGE}")),
         }
@@ -433,12 +502,15 @@ pub fn quantise_main(args: &[String]) -> Result<(), String> {
     let (Some(ckpt), Some(out)) = (ckpt, out) else {
         return Err(QUANTISE_USAGE.to_string());
     };
-    output_apart(&out, &[std::slice::from_ref(&ckpt), &data].concat())?;
+    if data.is_empty() && !valid.is_empty() {
+        return Err(format!("--valid goes with --data\n{QUANTISE_USAGE}"));
+    }
+    output_apart(&out, &[std::slice::from_ref(&ckpt), &data, &valid].concat())?;
     let c = Checkpoint::read(&ckpt)?;
     let w = if data.is_empty() {
         quant::quantise(&c.params)
     } else {
-        let split = dataset::load(&data, seed)?;
+        let split = load_split(&data, &valid, seed)?;
         quant::quantise_calibrated(&c.params, &split.train)
     };
     println!("{}", describe_export(&c.params, &w));
@@ -538,12 +610,14 @@ pub fn check_engine(
 pub fn net_check_main(args: &[String]) -> Result<(), String> {
     let (mut ckpt, mut net_path, mut data, mut seed, mut count) =
         (None, None, Vec::new(), 1u64, 10_000usize);
+    let mut valid = Vec::new();
     let mut flags = Flags::new(args, NET_CHECK_USAGE);
     while let Some(flag) = flags.next_flag()? {
         match flag {
             "--ckpt" => ckpt = Some(PathBuf::from(flags.value(flag)?)),
             "--net" => net_path = Some(PathBuf::from(flags.value(flag)?)),
             "--data" => data.extend(paths(flags.values(flag)?)),
+            "--valid" => valid.extend(paths(flags.values(flag)?)),
             "--seed" => seed = flags.parsed(flag)?,
             "--count" => count = flags.parsed(flag)?,
             other => return Err(format!("unknown option {other}\n{NET_CHECK_USAGE}")),
@@ -558,7 +632,7 @@ pub fn net_check_main(args: &[String]) -> Result<(), String> {
     let c = Checkpoint::read(&ckpt)?;
     let (bytes, w) = read_net(&net_path)?;
     println!("{}: {}", net_path.display(), describe_export(&c.params, &w));
-    let split = dataset::load(&data, seed)?;
+    let split = load_split(&data, &valid, seed)?;
     let samples = &split.valid[..split.valid.len().min(count)];
     let nearest = compare(&c.params, &quant::quantise(&c.params), samples);
     println!(

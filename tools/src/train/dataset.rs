@@ -276,9 +276,9 @@ pub fn shuffle_dedup(samples: &mut Vec<Sample>, rng: &mut Rng) -> usize {
 
 /// Training and validation positions.
 pub struct Split {
-    /// 98 %.
+    /// 98 % of the data ([`load`]), or all the training files ([`load_apart`]).
     pub train: Vec<Sample>,
-    /// 2 % (at least one position).
+    /// 2 % of the data (at least one position), or all the validation files.
     pub valid: Vec<Sample>,
 }
 
@@ -334,6 +334,54 @@ pub fn load(paths: &[PathBuf], seed: u64) -> Result<Split, String> {
         result.valid.len()
     );
     Ok(result)
+}
+
+/// Loads `train_paths` for training and `valid_paths` for validation, each shuffled and
+/// deduplicated with `seed`; a training board that is also a validation board is dropped from
+/// training. With validation positions from other games than the training ones (another datagen
+/// run), the validation loss shows how a net does on games it has not seen — which a split by
+/// position cannot, since a game's positions then sit on both sides.
+pub fn load_apart(
+    train_paths: &[PathBuf],
+    valid_paths: &[PathBuf],
+    seed: u64,
+) -> Result<Split, String> {
+    let mut stats = LoadStats::default();
+    let mut rng = Rng::new(seed ^ 0x5eed_da7a);
+    let mut train = read_records(&expand_paths(train_paths)?, &mut stats)?;
+    stats.duplicates = shuffle_dedup(&mut train, &mut rng);
+    let mut valid_stats = LoadStats::default();
+    let mut valid = read_records(&expand_paths(valid_paths)?, &mut valid_stats)?;
+    valid_stats.duplicates = shuffle_dedup(&mut valid, &mut rng);
+    let held: HashSet<u64> = valid.iter().map(Sample::board_key).collect();
+    let before = train.len();
+    train.retain(|s| !held.contains(&s.board_key()));
+    let shared = before - train.len();
+    if train.is_empty() || valid.is_empty() {
+        return Err(format!(
+            "{} training and {} validation positions: need at least one of each",
+            train.len(),
+            valid.len()
+        ));
+    }
+    eprintln!(
+        "data: {} files, {} records, {} undecodable, {} duplicate boards dropped, {} boards also in the validation files dropped -> {} train",
+        stats.files,
+        stats.records,
+        stats.bad,
+        stats.duplicates,
+        shared,
+        train.len()
+    );
+    eprintln!(
+        "validation data: {} files, {} records, {} undecodable, {} duplicate boards dropped -> {} validation",
+        valid_stats.files,
+        valid_stats.records,
+        valid_stats.bad,
+        valid_stats.duplicates,
+        valid.len()
+    );
+    Ok(Split { train, valid })
 }
 
 #[cfg(test)]
@@ -430,5 +478,47 @@ mod tests {
         let mut v = vec![a, b, Sample { score: 9, ..a }, a];
         assert_eq!(shuffle_dedup(&mut v, &mut Rng::new(1)), 2);
         assert_eq!(v.len(), 2);
+    }
+
+    #[test]
+    fn validation_files_stay_apart_from_training() {
+        use xq::position::Position;
+        // Boards along one line of play; the validation file shares two of the training file's.
+        let mut pos = Position::startpos();
+        let mut boards = vec![pos.clone()];
+        for i in 0..6 {
+            let moves = xq::movegen::legal_moves(&pos);
+            pos.play(moves[i * 7 % moves.len()]);
+            boards.push(pos.clone());
+        }
+        let dir = std::env::temp_dir().join(format!("xq-load-apart-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        let write = |name: &str, boards: &[Position]| {
+            let path = dir.join(name);
+            let bytes: Vec<u8> = boards
+                .iter()
+                .enumerate()
+                .flat_map(|(ply, b)| data::encode(b, 7, 1, ply))
+                .collect();
+            std::fs::write(&path, bytes).expect("a record file");
+            path
+        };
+        let train_file = write("train.bin", &boards[..5]);
+        let valid_file = write("valid.bin", &boards[3..]);
+        let split = load_apart(&[train_file], &[valid_file], 1).expect("a split");
+        std::fs::remove_dir_all(&dir).ok();
+        assert_eq!(split.valid.len(), 4);
+        assert_eq!(split.train.len(), 3);
+        let held: HashSet<u64> = split.valid.iter().map(Sample::board_key).collect();
+        assert!(split.train.iter().all(|s| !held.contains(&s.board_key())));
+        let expected: HashSet<u64> = boards[..3]
+            .iter()
+            .map(|b| {
+                Sample::from_record(&data::decode(&data::encode(b, 7, 1, 0)).expect("decodes"))
+                    .board_key()
+            })
+            .collect();
+        let got: HashSet<u64> = split.train.iter().map(Sample::board_key).collect();
+        assert_eq!(got, expected);
     }
 }
