@@ -60,10 +60,10 @@ const TUNE_HCE_USAGE: &str = "usage: xq-tools tune-hce --data FILE|DIR... --out 
   --lambda 0.5 --seed 1";
 
 const NET_LOSS_USAGE: &str = "usage: xq-tools net-loss --net FILE.nnue --data FILE|DIR... \
-[--lambda L] [--threads N]
+[--exclude FILE|DIR...] [--lambda L] [--threads N]
   the training loss of a net file (its float equivalent) on every board of the record files,
-  each board once: how nets compare on positions none of them was trained on; --lambda as train's
-  (default 0.4)";
+  each board once, less the boards found in the --exclude files (the nets' training data):
+  how nets compare on positions none of them was trained on; --lambda as train's (default 0.4)";
 
 const FIT_SCALE_USAGE: &str = "usage: xq-tools fit-scale --data FILE|DIR...
   prints the SCALE minimising the sum of (sigmoid(score / SCALE) - result)^2 over the data";
@@ -245,12 +245,13 @@ fn load_split(data: &[PathBuf], valid: &[PathBuf], seed: u64) -> Result<Split, S
 /// `xq-tools net-loss`.
 pub fn net_loss_main(args: &[String]) -> Result<(), String> {
     let (mut net_path, mut data, mut lambda) = (None, Vec::new(), Settings::default().lambda);
-    let mut threads = Settings::default().threads;
+    let (mut threads, mut exclude) = (Settings::default().threads, Vec::new());
     let mut flags = Flags::new(args, NET_LOSS_USAGE);
     while let Some(flag) = flags.next_flag()? {
         match flag {
             "--net" => net_path = Some(PathBuf::from(flags.value(flag)?)),
             "--data" => data.extend(paths(flags.values(flag)?)),
+            "--exclude" => exclude.extend(paths(flags.values(flag)?)),
             "--lambda" => lambda = flags.parsed(flag)?,
             "--threads" => threads = flags.parsed(flag)?,
             other => return Err(format!("unknown option {other}\n{NET_LOSS_USAGE}")),
@@ -273,17 +274,30 @@ pub fn net_loss_main(args: &[String]) -> Result<(), String> {
     let mut stats = dataset::LoadStats::default();
     let mut samples = dataset::read_records(&dataset::expand_paths(&data)?, &mut stats)?;
     stats.duplicates = dataset::shuffle_dedup(&mut samples, &mut Rng::new(1));
+    let mut excluded = 0;
+    if !exclude.is_empty() {
+        let files = dataset::expand_paths(&exclude)?;
+        let known: std::collections::HashSet<u64> =
+            dataset::read_records(&files, &mut dataset::LoadStats::default())?
+                .iter()
+                .map(Sample::board_key)
+                .collect();
+        let before = samples.len();
+        samples.retain(|s| !known.contains(&s.board_key()));
+        excluded = before - samples.len();
+    }
     if samples.is_empty() {
         return Err("no usable positions in the data".to_string());
     }
     let loss = net::loss_sum(&params, &samples, lambda, threads) / samples.len() as f64;
     println!(
-        "{}: loss {loss:.6} on {} boards ({} records, {} undecodable, {} duplicate boards dropped; lambda {lambda})",
+        "{}: loss {loss:.6} on {} boards ({} records, {} undecodable, {} duplicate boards and {} boards of the excluded files dropped; lambda {lambda})",
         net_path.display(),
         samples.len(),
         stats.records,
         stats.bad,
-        stats.duplicates
+        stats.duplicates,
+        excluded
     );
     Ok(())
 }
