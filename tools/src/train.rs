@@ -277,14 +277,8 @@ pub fn net_loss_main(args: &[String]) -> Result<(), String> {
     let mut excluded = 0;
     if !exclude.is_empty() {
         let files = dataset::expand_paths(&exclude)?;
-        let known: std::collections::HashSet<u64> =
-            dataset::read_records(&files, &mut dataset::LoadStats::default())?
-                .iter()
-                .map(Sample::board_key)
-                .collect();
-        let before = samples.len();
-        samples.retain(|s| !known.contains(&s.board_key()));
-        excluded = before - samples.len();
+        let known = dataset::read_records(&files, &mut dataset::LoadStats::default())?;
+        excluded = dataset::drop_boards_of(&mut samples, &known);
     }
     if samples.is_empty() {
         return Err("no usable positions in the data".to_string());

@@ -336,6 +336,14 @@ pub fn load(paths: &[PathBuf], seed: u64) -> Result<Split, String> {
     Ok(result)
 }
 
+/// Drops from `samples` every board that is also one of `known`'s; returns how many.
+pub fn drop_boards_of(samples: &mut Vec<Sample>, known: &[Sample]) -> usize {
+    let held: HashSet<u64> = known.iter().map(Sample::board_key).collect();
+    let before = samples.len();
+    samples.retain(|s| !held.contains(&s.board_key()));
+    before - samples.len()
+}
+
 /// Loads `train_paths` for training and `valid_paths` for validation, each shuffled and
 /// deduplicated with `seed`; a training board that is also a validation board is dropped from
 /// training. With validation positions from other games than the training ones (another datagen
@@ -353,10 +361,7 @@ pub fn load_apart(
     let mut valid_stats = LoadStats::default();
     let mut valid = read_records(&expand_paths(valid_paths)?, &mut valid_stats)?;
     valid_stats.duplicates = shuffle_dedup(&mut valid, &mut rng);
-    let held: HashSet<u64> = valid.iter().map(Sample::board_key).collect();
-    let before = train.len();
-    train.retain(|s| !held.contains(&s.board_key()));
-    let shared = before - train.len();
+    let shared = drop_boards_of(&mut train, &valid);
     if train.is_empty() || valid.is_empty() {
         return Err(format!(
             "{} training and {} validation positions: need at least one of each",
