@@ -1,5 +1,5 @@
 //! The net evaluation: incremental accumulators equal a rebuild at every ply of seeded random
-//! games and of a shallow move tree (with and without king buckets), colour-flipped positions
+//! games and of a shallow move tree (with either layout of king buckets and without), colour-flipped positions
 //! evaluate identically, mirrored positions switch on the mirrored features, the AVX2 and plain
 //! kernels agree, the loader refuses damaged files with typed errors, and the engine searches with
 //! a net chosen by its options.
@@ -12,7 +12,7 @@ use xq::fen;
 use xq::movegen::legal_moves;
 use xq::moves::Move;
 use xq::nnue::features::active_features;
-use xq::nnue::format::{self, FILE_LEN, HEADER_LEN, NetError, NetWeights};
+use xq::nnue::format::{self, FILE_LEN, HEADER_LEN, KingLayout, NetError, NetWeights};
 use xq::nnue::simd::Kernel;
 use xq::nnue::{Accumulator, AccumulatorStack, Network};
 use xq::options::OptionError;
@@ -21,9 +21,9 @@ use xq::position::Position;
 use xq::search::time::Limits;
 use xq::square::{Color, Square};
 
-/// A random net, with king buckets or not, with the fastest kernels and with the plain ones.
-fn nets_with(seed: u64, king_buckets: bool) -> (Network, Network) {
-    let w = NetWeights::random_with(seed, king_buckets);
+/// A random net of layout `kings`, with the fastest kernels and with the plain ones.
+fn nets_with(seed: u64, kings: KingLayout) -> (Network, Network) {
+    let w = NetWeights::random_with(seed, kings);
     (
         Network::from_weights(&w),
         Network::with_kernel(&w, Kernel::scalar()),
@@ -67,16 +67,21 @@ fn sample_positions() -> Vec<Position> {
 
 #[test]
 fn incremental_accumulators_equal_a_refresh_along_random_games() {
-    incremental_accumulators_along_random_games(false);
+    incremental_accumulators_along_random_games(KingLayout::Plain);
 }
 
 #[test]
 fn king_bucketed_accumulators_equal_a_refresh_along_random_games() {
-    incremental_accumulators_along_random_games(true);
+    incremental_accumulators_along_random_games(KingLayout::Mirrored);
 }
 
-fn incremental_accumulators_along_random_games(king_buckets: bool) {
-    let (net, scalar_net) = nets_with(17, king_buckets);
+#[test]
+fn palace_bucketed_accumulators_equal_a_refresh_along_random_games() {
+    incremental_accumulators_along_random_games(KingLayout::Palace);
+}
+
+fn incremental_accumulators_along_random_games(kings: KingLayout) {
+    let (net, scalar_net) = nets_with(17, kings);
     let mut rng = Rng::new(2024);
     let mut captures = 0;
     let mut checked = 0;
@@ -137,7 +142,7 @@ fn incremental_accumulators_along_random_games(king_buckets: bool) {
     }
     assert!(captures > 200, "only {captures} captures");
     assert!(checked > 1_000, "only {checked} checks");
-    if king_buckets {
+    if kings.is_bucketed() {
         assert!(rebuilds > 50, "only {rebuilds} king moves across buckets");
     } else {
         assert_eq!(rebuilds, 0);
@@ -168,8 +173,8 @@ fn nnue_perft(net: &Network, stack: &mut AccumulatorStack, pos: &Position, depth
 
 #[test]
 fn nnue_perft_over_shallow_trees() {
-    for king_buckets in [false, true] {
-        let (net, _) = nets_with(3, king_buckets);
+    for kings in KingLayout::ALL {
+        let (net, _) = nets_with(3, kings);
         let start = Position::startpos();
         let mut stack = AccumulatorStack::new(&net, &start);
         assert_eq!(nnue_perft(&net, &mut stack, &start, 3), 79_666);
@@ -183,13 +188,13 @@ fn nnue_perft_over_shallow_trees() {
 
 #[test]
 fn colour_flip_gives_the_same_evaluation() {
-    for king_buckets in [false, true] {
-        colour_flip_evaluates_alike(king_buckets);
+    for kings in KingLayout::ALL {
+        colour_flip_evaluates_alike(kings);
     }
 }
 
-fn colour_flip_evaluates_alike(king_buckets: bool) {
-    let (net, _) = nets_with(5, king_buckets);
+fn colour_flip_evaluates_alike(kings: KingLayout) {
+    let (net, _) = nets_with(5, kings);
     for pos in sample_positions() {
         let flipped = pos.color_swap();
         let (a, b) = (
@@ -252,8 +257,8 @@ fn mirrored_positions_switch_on_mirrored_features() {
 
 #[test]
 fn kernels_agree_on_evaluations() {
-    for king_buckets in [false, true] {
-        let (net, scalar_net) = nets_with(8, king_buckets);
+    for kings in KingLayout::ALL {
+        let (net, scalar_net) = nets_with(8, kings);
         for pos in sample_positions() {
             assert_eq!(
                 net.evaluate_position(&pos),
@@ -274,20 +279,27 @@ fn spec_evaluation(w: &NetWeights, pos: &Position) -> i64 {
     let w1 = &w.w1[layer * 2 * HIDDEN..(layer + 1) * 2 * HIDDEN];
     let hidden = |perspective: Color| -> Vec<i64> {
         let mut acc: Vec<i64> = w.b0.iter().map(|&b| i64::from(b)).collect();
-        // Version 3: the perspective's own king, seen from its side (rank 0 its back rank),
-        // chooses the part of the first layer, the squares mirrored when it stands on file f.
+        // Versions 3 and 4: the perspective's own king, seen from its side (rank 0 its back
+        // rank), chooses the part of the first layer; in version 3 by rank and file d/e, the
+        // squares mirrored when it stands on file f, in version 4 by its square.
         let king = pos.king(perspective);
         let rank = match perspective {
             Color::Red => king.index() / 9,
             Color::Black => 9 - king.index() / 9,
         };
         let file = king.index() % 9;
-        let bucket = rank.min(2) * 2 + usize::from(file == 4);
         for f in active_features(pos, perspective) {
-            let f = match (w.king_buckets, file == 5) {
-                (false, _) => f,
-                (true, false) => bucket * 1260 + f,
-                (true, true) => bucket * 1260 + mirrored_feature(f),
+            let f = match w.kings {
+                KingLayout::Plain => f,
+                KingLayout::Mirrored => {
+                    let bucket = rank.min(2) * 2 + usize::from(file == 4);
+                    if file == 5 {
+                        bucket * 1260 + mirrored_feature(f)
+                    } else {
+                        bucket * 1260 + f
+                    }
+                }
+                KingLayout::Palace => (rank.min(2) * 3 + file.clamp(3, 5) - 3) * 1260 + f,
             };
             for (a, &x) in acc.iter_mut().zip(&w.w0[f * HIDDEN..(f + 1) * HIDDEN]) {
                 *a += i64::from(x);
@@ -309,8 +321,16 @@ fn spec_evaluation(w: &NetWeights, pos: &Position) -> i64 {
 
 #[test]
 fn evaluation_follows_the_format_spec() {
-    for (seed, king_buckets) in [(4, false), (9, false), (4, true), (11, true)] {
-        let w = NetWeights::random_with(seed, king_buckets);
+    use KingLayout::{Mirrored, Palace, Plain};
+    for (seed, kings) in [
+        (4, Plain),
+        (9, Plain),
+        (4, Mirrored),
+        (11, Mirrored),
+        (4, Palace),
+        (13, Palace),
+    ] {
+        let w = NetWeights::random_with(seed, kings);
         let (net, scalar_net) = (
             Network::from_weights(&w),
             Network::with_kernel(&w, Kernel::scalar()),
@@ -400,50 +420,60 @@ fn loader_never_panics_on_damaged_or_random_bytes() {
 
 #[test]
 fn encode_decode_round_trip_through_the_network() {
-    for king_buckets in [false, true] {
-        let w = NetWeights::random_with(12, king_buckets);
+    for kings in KingLayout::ALL {
+        let w = NetWeights::random_with(12, kings);
         let bytes = format::encode(&w);
-        let expected_len = if king_buckets {
-            format::v3::FILE_LEN
-        } else {
-            FILE_LEN
+        let expected_len = match kings {
+            KingLayout::Plain => FILE_LEN,
+            KingLayout::Mirrored => format::v3::FILE_LEN,
+            KingLayout::Palace => format::v4::FILE_LEN,
         };
         assert_eq!(bytes.len(), expected_len);
         let net = Network::from_bytes(&bytes).unwrap();
-        assert_eq!(net.has_king_buckets(), king_buckets);
+        assert_eq!(net.has_king_buckets(), kings.is_bucketed());
+        assert_eq!(net.king_layout(), kings);
         assert_eq!(net.weights(), w);
         assert_eq!(format::encode(&net.weights()), bytes);
     }
 }
 
-/// A king-bucketed net whose six parts are copies of a plain net's first layer evaluates as the
-/// plain net wherever neither king stands on file f (where its perspective sees the board
-/// mirrored).
+/// A king-bucketed net whose parts are copies of a plain net's first layer evaluates as the
+/// plain net: everywhere with the palace layout (version 4), and with the mirrored one (version
+/// 3) wherever neither king stands on file f (where its perspective sees the board mirrored).
 #[test]
 fn king_buckets_holding_one_first_layer_evaluate_as_it() {
     let plain = NetWeights::random(30);
-    let mut bucketed = plain.clone();
-    bucketed.king_buckets = true;
-    bucketed.w0 = plain.w0.repeat(format::KING_BUCKETS);
-    let (a, b) = (
-        Network::from_weights(&plain),
-        Network::from_weights(&bucketed),
-    );
-    let mut compared = 0;
-    for pos in sample_positions() {
-        let on_f = |c: Color| pos.king(c).index() % 9 == 5;
-        if on_f(Color::Red) || on_f(Color::Black) {
-            continue;
+    let a = Network::from_weights(&plain);
+    for kings in [KingLayout::Mirrored, KingLayout::Palace] {
+        let mut bucketed = plain.clone();
+        bucketed.kings = kings;
+        bucketed.w0 = plain.w0.repeat(kings.buckets());
+        let b = Network::from_weights(&bucketed);
+        let (mut compared, mut on_f_file) = (0, 0);
+        for pos in sample_positions() {
+            let on_f = |c: Color| pos.king(c).index() % 9 == 5;
+            if on_f(Color::Red) || on_f(Color::Black) {
+                on_f_file += 1;
+                if kings == KingLayout::Mirrored {
+                    continue;
+                }
+            }
+            assert_eq!(
+                a.evaluate_position(&pos),
+                b.evaluate_position(&pos),
+                "{kings:?} {}",
+                fen::format(&pos)
+            );
+            compared += 1;
         }
-        assert_eq!(
-            a.evaluate_position(&pos),
-            b.evaluate_position(&pos),
-            "{}",
-            fen::format(&pos)
-        );
-        compared += 1;
+        assert!(compared > 500, "only {compared} positions");
+        if kings == KingLayout::Palace {
+            assert!(
+                on_f_file > 20,
+                "only {on_f_file} positions with a king on file f"
+            );
+        }
     }
-    assert!(compared > 500, "only {compared} positions");
 }
 
 /// Writes a random net to a file of its own in the temporary folder.

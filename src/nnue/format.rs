@@ -16,10 +16,64 @@ pub const SCALE: i32 = 400;
 /// Output layers, one of which evaluates a position: chosen by the number of pieces on the board
 /// ([`output_bucket`]).
 pub const OUTPUT_BUCKETS: usize = 8;
-/// First layers of a king-bucketed net (format version 3), one of which each perspective reads:
-/// chosen by where that perspective's own king stands in its palace
-/// ([`crate::nnue::features::Orientation`]).
-pub const KING_BUCKETS: usize = 6;
+/// How a net's first layer is split by where each perspective's own king stands in its palace;
+/// the perspective reads one part ([`crate::nnue::features::Orientation`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum KingLayout {
+    /// One part whatever the king's square (format versions 1 and 2).
+    #[default]
+    Plain,
+    /// Six parts, by the king's rank and by file d or e, a king on file f seen mirrored left to
+    /// right onto file d (version 3).
+    Mirrored,
+    /// Nine parts, one for each square of the palace, nothing mirrored (version 4).
+    Palace,
+}
+
+impl KingLayout {
+    /// Every layout, in version order.
+    pub const ALL: [KingLayout; 3] = [KingLayout::Plain, KingLayout::Mirrored, KingLayout::Palace];
+
+    /// The parts of the first layer.
+    pub const fn buckets(self) -> usize {
+        match self {
+            KingLayout::Plain => 1,
+            KingLayout::Mirrored => v3::BUCKETS,
+            KingLayout::Palace => v4::BUCKETS,
+        }
+    }
+
+    /// Rows of the first layer: [`INPUTS`] for each part.
+    pub const fn rows(self) -> usize {
+        self.buckets() * INPUTS
+    }
+
+    /// Whether the first layer has more than one part.
+    pub const fn is_bucketed(self) -> bool {
+        !matches!(self, KingLayout::Plain)
+    }
+
+    /// The format version a net of this layout is written in.
+    pub const fn version(self) -> u32 {
+        match self {
+            KingLayout::Plain => VERSION,
+            KingLayout::Mirrored => v3::VERSION,
+            KingLayout::Palace => v4::VERSION,
+        }
+    }
+
+    /// The name the tools use: `plain`, `mirrored` or `palace`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            KingLayout::Plain => "plain",
+            KingLayout::Mirrored => "mirrored",
+            KingLayout::Palace => "palace",
+        }
+    }
+}
+
+/// The most parts any layout's first layer has.
+pub const MAX_KING_BUCKETS: usize = v4::BUCKETS;
 
 /// The output layer that evaluates a position with `pieces` pieces on the board (kings included,
 /// 2 to 32): `(pieces − 2) / 4`, at most `OUTPUT_BUCKETS − 1`, so bucket 0 holds the bare endings
@@ -87,19 +141,21 @@ pub mod v1 {
 }
 
 /// Version 3 of the format: version 2's output layers, and a first layer for each of
-/// [`KING_BUCKETS`] places of the perspective's own king, the pieces seen mirrored left to right
+/// [`v3::BUCKETS`] places of the perspective's own king, the pieces seen mirrored left to right
 /// when that king stands on the right-hand file of its palace.
 pub mod v3 {
-    use super::{HEADER_LEN, HIDDEN, INPUTS, KING_BUCKETS, OUTPUT_BUCKETS, fnv1a_32};
+    use super::{HEADER_LEN, HIDDEN, INPUTS, OUTPUT_BUCKETS, fnv1a_32};
     /// The version number.
     pub const VERSION: u32 = 3;
+    /// Parts of the first layer: ranks 0 to 2 of the palace, files d and e.
+    pub const BUCKETS: usize = 6;
     /// The architecture description of version 3.
     pub const ARCHITECTURE: &str = "xq-nnue v3: 2x(6x1260->256) by own king (rank, file d/e, \
          mirrored from f) screlu, out 8x(512->1) by pieces (n-2)/4, QA255 QB256 SCALE400";
     /// FNV-1a 32 of [`ARCHITECTURE`].
     pub const ARCHITECTURE_HASH: u32 = fnv1a_32(ARCHITECTURE.as_bytes());
     /// The header's `inputs` field: the rows of the first layer, all buckets together.
-    pub const INPUT_ROWS: usize = KING_BUCKETS * INPUTS;
+    pub const INPUT_ROWS: usize = BUCKETS * INPUTS;
     /// Payload size in bytes: `W0` (every bucket's rows, bucket 0 first), `b0`, the `W1` of every
     /// output layer as i16, then their `b1` as i32.
     pub const PAYLOAD_LEN: usize =
@@ -109,9 +165,35 @@ pub mod v3 {
     const _: () = assert!(FILE_LEN == 3_879_520);
 }
 
+/// Version 4 of the format: version 2's output layers, and a first layer for each of the nine
+/// squares of the perspective's own palace, nothing mirrored, so that a plain net copied into
+/// every part evaluates exactly as it did.
+pub mod v4 {
+    use super::{HEADER_LEN, HIDDEN, INPUTS, OUTPUT_BUCKETS, fnv1a_32};
+    /// The version number.
+    pub const VERSION: u32 = 4;
+    /// Parts of the first layer: the palace's nine squares.
+    pub const BUCKETS: usize = 9;
+    /// The architecture description of version 4.
+    pub const ARCHITECTURE: &str = "xq-nnue v4: 2x(9x1260->256) by own king's palace square \
+         screlu, out 8x(512->1) by pieces (n-2)/4, QA255 QB256 SCALE400";
+    /// FNV-1a 32 of [`ARCHITECTURE`].
+    pub const ARCHITECTURE_HASH: u32 = fnv1a_32(ARCHITECTURE.as_bytes());
+    /// The header's `inputs` field: the rows of the first layer, all buckets together.
+    pub const INPUT_ROWS: usize = BUCKETS * INPUTS;
+    /// Payload size in bytes: `W0` (every bucket's rows, bucket 0 first), `b0`, the `W1` of every
+    /// output layer as i16, then their `b1` as i32.
+    pub const PAYLOAD_LEN: usize =
+        (INPUT_ROWS * HIDDEN + HIDDEN + OUTPUT_BUCKETS * 2 * HIDDEN) * 2 + 4 * OUTPUT_BUCKETS;
+    /// Size of a whole version-4 net file in bytes.
+    pub const FILE_LEN: usize = HEADER_LEN + PAYLOAD_LEN;
+    const _: () = assert!(FILE_LEN == 5_814_880);
+}
+
 /// The largest net file this build reads, of any version.
-pub const MAX_FILE_LEN: usize = v3::FILE_LEN;
-const _: () = assert!(v3::FILE_LEN > FILE_LEN && FILE_LEN > v1::FILE_LEN);
+pub const MAX_FILE_LEN: usize = v4::FILE_LEN;
+const _: () =
+    assert!(v4::FILE_LEN > v3::FILE_LEN && v3::FILE_LEN > FILE_LEN && FILE_LEN > v1::FILE_LEN);
 
 /// FNV-1a, 32 bits.
 pub const fn fnv1a_32(bytes: &[u8]) -> u32 {
@@ -140,9 +222,9 @@ pub const fn fnv1a_64(bytes: &[u8]) -> u64 {
 /// Quantised weights, the payload of a net file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NetWeights {
-    /// Whether the first layer has a part for each of [`KING_BUCKETS`] places of the
-    /// perspective's own king (version 3) or one part for all (versions 1 and 2).
-    pub king_buckets: bool,
+    /// How the first layer is split by the place of the perspective's own king: one part for
+    /// all (versions 1 and 2), six (version 3) or nine (version 4).
+    pub kings: KingLayout,
     /// First layer, `rows × HIDDEN` ([`NetWeights::first_layer_rows`]): one row of `HIDDEN` per
     /// input, the buckets' parts one after the other.
     pub w0: Vec<i16>,
@@ -159,12 +241,11 @@ impl NetWeights {
     /// A deterministic small random net of version 2 for tests and development:
     /// `|w0|, |b0| ≤ 0.3 × QA`, `|w1| ≤ 127`, `|b1| ≤ QA × QB`.
     pub fn random(seed: u64) -> NetWeights {
-        NetWeights::random_with(seed, false)
+        NetWeights::random_with(seed, KingLayout::Plain)
     }
 
-    /// A deterministic small random net, king-bucketed (version 3) or not, drawn as
-    /// [`NetWeights::random`] draws.
-    pub fn random_with(seed: u64, king_buckets: bool) -> NetWeights {
+    /// A deterministic small random net of any layout, drawn as [`NetWeights::random`] draws.
+    pub fn random_with(seed: u64, kings: KingLayout) -> NetWeights {
         let mut state = seed;
         let mut next = move || {
             // SplitMix64.
@@ -179,7 +260,7 @@ impl NetWeights {
             (next() % span) as i32 - bound
         };
         let first = QA * 3 / 10;
-        let w0 = (0..first_layer_rows(king_buckets) * HIDDEN)
+        let w0 = (0..kings.rows() * HIDDEN)
             .map(|_| uniform(first) as i16)
             .collect();
         let b0 = (0..HIDDEN).map(|_| uniform(first) as i16).collect();
@@ -189,7 +270,7 @@ impl NetWeights {
             .collect();
         let b1 = std::array::from_fn(|_| uniform(QA * QB));
         NetWeights {
-            king_buckets,
+            kings,
             w0,
             b0,
             w1,
@@ -197,19 +278,14 @@ impl NetWeights {
         }
     }
 
-    /// Rows of the first layer: [`INPUTS`], or [`KING_BUCKETS`] × [`INPUTS`] for a king-bucketed
-    /// net.
+    /// Rows of the first layer: [`INPUTS`] for each part of its layout.
     pub fn first_layer_rows(&self) -> usize {
-        first_layer_rows(self.king_buckets)
+        self.kings.rows()
     }
 
-    /// The format version this net is written in: 3 if king-bucketed, else 2.
+    /// The format version this net is written in: 2, 3 or 4 by its layout.
     pub fn version(&self) -> u32 {
-        if self.king_buckets {
-            v3::VERSION
-        } else {
-            VERSION
-        }
+        self.kings.version()
     }
 
     /// Whether the vectors have the sizes the architecture needs.
@@ -223,11 +299,6 @@ impl NetWeights {
     pub fn output_weights(&self, bucket: usize) -> &[i16] {
         &self.w1[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN]
     }
-}
-
-/// Rows of a first layer with king buckets or without.
-const fn first_layer_rows(king_buckets: bool) -> usize {
-    if king_buckets { v3::INPUT_ROWS } else { INPUTS }
 }
 
 /// Why a byte string is not a net this build can use.
@@ -318,9 +389,9 @@ impl fmt::Display for NetError {
             NetError::BadVersion { found } => {
                 write!(
                     f,
-                    "net format version {found}, this build reads {}, {VERSION} and {}",
+                    "net format version {found}, this build reads {} to {}",
                     v1::VERSION,
-                    v3::VERSION
+                    v4::VERSION
                 )
             }
             NetError::BadArchitecture { found, expected } => write!(
@@ -367,10 +438,10 @@ pub fn encode(w: &NetWeights) -> Vec<u8> {
         w.has_architecture_sizes(),
         "weights of the wrong shape for this architecture"
     );
-    let (payload_len, arch) = if w.king_buckets {
-        (v3::PAYLOAD_LEN, v3::ARCHITECTURE_HASH)
-    } else {
-        (PAYLOAD_LEN, ARCHITECTURE_HASH)
+    let (payload_len, arch) = match w.kings {
+        KingLayout::Plain => (PAYLOAD_LEN, ARCHITECTURE_HASH),
+        KingLayout::Mirrored => (v3::PAYLOAD_LEN, v3::ARCHITECTURE_HASH),
+        KingLayout::Palace => (v4::PAYLOAD_LEN, v4::ARCHITECTURE_HASH),
     };
     let mut payload = Vec::with_capacity(payload_len);
     for v in w.w0.iter().chain(&w.b0).chain(&w.w1) {
@@ -434,13 +505,29 @@ pub fn decode(bytes: &[u8]) -> Result<NetWeights, NetError> {
         return Err(NetError::BadMagic { found: magic });
     }
     let version = read_u32(bytes, 4);
-    let (expected_arch, payload_len, layers, king_buckets) = match version {
-        VERSION => (ARCHITECTURE_HASH, PAYLOAD_LEN, OUTPUT_BUCKETS, false),
-        v1::VERSION => (v1::ARCHITECTURE_HASH, v1::PAYLOAD_LEN, 1, false),
-        v3::VERSION => (v3::ARCHITECTURE_HASH, v3::PAYLOAD_LEN, OUTPUT_BUCKETS, true),
+    let (expected_arch, payload_len, layers, kings) = match version {
+        VERSION => (
+            ARCHITECTURE_HASH,
+            PAYLOAD_LEN,
+            OUTPUT_BUCKETS,
+            KingLayout::Plain,
+        ),
+        v1::VERSION => (v1::ARCHITECTURE_HASH, v1::PAYLOAD_LEN, 1, KingLayout::Plain),
+        v3::VERSION => (
+            v3::ARCHITECTURE_HASH,
+            v3::PAYLOAD_LEN,
+            OUTPUT_BUCKETS,
+            KingLayout::Mirrored,
+        ),
+        v4::VERSION => (
+            v4::ARCHITECTURE_HASH,
+            v4::PAYLOAD_LEN,
+            OUTPUT_BUCKETS,
+            KingLayout::Palace,
+        ),
         found => return Err(NetError::BadVersion { found }),
     };
-    let rows = first_layer_rows(king_buckets);
+    let rows = kings.rows();
     let arch = read_u32(bytes, 8);
     if arch != expected_arch {
         return Err(NetError::BadArchitecture {
@@ -514,7 +601,7 @@ pub fn decode(bytes: &[u8]) -> Result<NetWeights, NetError> {
     let w1 = w1.repeat(OUTPUT_BUCKETS / layers);
     let b1 = std::array::from_fn(|bucket| biases[bucket * layers / OUTPUT_BUCKETS]);
     Ok(NetWeights {
-        king_buckets,
+        kings,
         w0,
         b0,
         w1,
@@ -544,16 +631,44 @@ mod tests {
     }
 
     #[test]
-    fn king_bucketed_nets_round_trip_as_version_3() {
-        let w = NetWeights::random_with(8, true);
-        assert_eq!(w.first_layer_rows(), KING_BUCKETS * INPUTS);
-        let bytes = encode(&w);
-        assert_eq!(bytes.len(), v3::FILE_LEN);
-        assert_eq!(read_u32(&bytes, 4), v3::VERSION);
-        assert_eq!(read_u32(&bytes, 12), (KING_BUCKETS * INPUTS) as u32);
-        assert_eq!(decode(&bytes), Ok(w));
-        // A version-3 header on a version-2 payload, and the other way round, are refused.
-        let mut bad = encode(&NetWeights::random(8));
+    fn king_bucketed_nets_round_trip_as_versions_3_and_4() {
+        for (kings, file_len) in [
+            (KingLayout::Mirrored, v3::FILE_LEN),
+            (KingLayout::Palace, v4::FILE_LEN),
+        ] {
+            let w = NetWeights::random_with(8, kings);
+            assert_eq!(w.first_layer_rows(), kings.buckets() * INPUTS);
+            let bytes = encode(&w);
+            assert_eq!(bytes.len(), file_len);
+            assert_eq!(read_u32(&bytes, 4), kings.version());
+            assert_eq!(read_u32(&bytes, 12), (kings.buckets() * INPUTS) as u32);
+            assert_eq!(decode(&bytes), Ok(w));
+            // This version's header on a version-2 payload, and the other way round, are
+            // refused.
+            let mut bad = encode(&NetWeights::random(8));
+            bad[4..8].copy_from_slice(&kings.version().to_le_bytes());
+            assert!(matches!(
+                decode(&bad),
+                Err(NetError::BadArchitecture { .. })
+            ));
+            let arch = read_u32(&bytes, 8);
+            bad[8..12].copy_from_slice(&arch.to_le_bytes());
+            assert!(matches!(
+                decode(&bad),
+                Err(NetError::BadDimensions {
+                    field: "inputs",
+                    ..
+                })
+            ));
+            let mut bad = bytes.clone();
+            bad[4..8].copy_from_slice(&VERSION.to_le_bytes());
+            assert!(matches!(
+                decode(&bad),
+                Err(NetError::BadArchitecture { .. })
+            ));
+        }
+        // Versions 3 and 4 do not read each other's files.
+        let mut bad = encode(&NetWeights::random_with(9, KingLayout::Palace));
         bad[4..8].copy_from_slice(&v3::VERSION.to_le_bytes());
         assert!(matches!(
             decode(&bad),
@@ -567,12 +682,20 @@ mod tests {
                 ..
             })
         ));
-        let mut bad = bytes.clone();
-        bad[4..8].copy_from_slice(&VERSION.to_le_bytes());
-        assert!(matches!(
-            decode(&bad),
-            Err(NetError::BadArchitecture { .. })
-        ));
+    }
+
+    #[test]
+    fn layouts_name_their_versions_and_sizes() {
+        let versions: Vec<u32> = KingLayout::ALL.iter().map(|k| k.version()).collect();
+        assert_eq!(versions, [VERSION, v3::VERSION, v4::VERSION]);
+        let rows: Vec<usize> = KingLayout::ALL.iter().map(|k| k.rows()).collect();
+        assert_eq!(rows, [INPUTS, v3::INPUT_ROWS, v4::INPUT_ROWS]);
+        assert!(
+            KingLayout::ALL
+                .iter()
+                .all(|k| k.buckets() <= MAX_KING_BUCKETS)
+        );
+        assert!(!KingLayout::Plain.is_bucketed() && KingLayout::Palace.is_bucketed());
     }
 
     #[test]

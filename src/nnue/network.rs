@@ -4,7 +4,7 @@
 use super::accumulator::Accumulator;
 use super::features::Orientation;
 use super::format::{
-    self, HIDDEN, NetError, NetWeights, OUTPUT_BUCKETS, QA, QB, SCALE, output_bucket,
+    self, HIDDEN, KingLayout, NetError, NetWeights, OUTPUT_BUCKETS, QA, QB, SCALE, output_bucket,
 };
 use super::simd::{Kernel, Lanes};
 use crate::position::Position;
@@ -22,7 +22,8 @@ static DEFAULT_BYTES: &[u8] = include_bytes!("../../nnue/default.nnue");
 const _: () = assert!(
     DEFAULT_BYTES.len() == format::FILE_LEN
         || DEFAULT_BYTES.len() == format::v1::FILE_LEN
-        || DEFAULT_BYTES.len() == format::v3::FILE_LEN,
+        || DEFAULT_BYTES.len() == format::v3::FILE_LEN
+        || DEFAULT_BYTES.len() == format::v4::FILE_LEN,
     "nnue/default.nnue has the wrong size"
 );
 
@@ -47,8 +48,8 @@ impl Row {
 /// A loaded net, ready to evaluate.
 #[derive(Clone)]
 pub struct Network {
-    /// Whether each perspective reads the part of the first layer its own king's place chooses.
-    king_buckets: bool,
+    /// How the first layer is split by the place of each perspective's own king.
+    kings: KingLayout,
     /// First layer, one row per input feature (of every king bucket, one bucket after the other).
     w0: Vec<Row>,
     /// First-layer bias.
@@ -88,7 +89,7 @@ impl Network {
             "weights of the wrong shape for this architecture"
         );
         Network {
-            king_buckets: w.king_buckets,
+            kings: w.kings,
             w0: w.w0.chunks_exact(HIDDEN).map(Row::from_slice).collect(),
             b0: Row::from_slice(&w.b0),
             w1: w
@@ -107,7 +108,7 @@ impl Network {
         }
     }
 
-    /// Reads a net file's bytes (`nnue/FORMAT.md`), of either version; the net is named by the
+    /// Reads a net file's bytes (`nnue/FORMAT.md`), of any version; the net is named by the
     /// checksum in the file's header.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
         let w = format::decode(bytes)?;
@@ -154,7 +155,7 @@ impl Network {
     /// The weights back in file order.
     pub fn weights(&self) -> NetWeights {
         NetWeights {
-            king_buckets: self.king_buckets,
+            kings: self.kings,
             w0: self.w0.iter().flat_map(|r| r.0).collect(),
             b0: self.b0.0.to_vec(),
             w1: self.w1.iter().flatten().flat_map(|r| r.0).collect(),
@@ -168,21 +169,23 @@ impl Network {
         &self.w0[row].0
     }
 
-    /// Whether the net has king buckets (format version 3).
+    /// Whether the net has king buckets (format version 3 or 4).
     #[inline]
     pub fn has_king_buckets(&self) -> bool {
-        self.king_buckets
+        self.kings.is_bucketed()
+    }
+
+    /// How the first layer is split by the place of each perspective's own king.
+    #[inline]
+    pub fn king_layout(&self) -> KingLayout {
+        self.kings
     }
 
     /// The part of the first layer `perspective` reads with its king on `king`:
     /// [`Orientation::PLAIN`] for a net without king buckets.
     #[inline]
     pub fn orientation(&self, perspective: Color, king: Square) -> Orientation {
-        if self.king_buckets {
-            Orientation::of(perspective, king)
-        } else {
-            Orientation::PLAIN
-        }
+        Orientation::of(self.kings, perspective, king)
     }
 
     /// The first-layer bias.

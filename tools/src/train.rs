@@ -19,25 +19,29 @@ use net::Coins;
 use rng::{Rng, mix};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use xq::nnue::format;
+use xq::nnue::format::{self, KingLayout};
 use xq::nnue::network::{EVAL_LIMIT, Network};
 
 const TRAIN_USAGE: &str = "usage: xq-tools train --data FILE|DIR... [--out DIR] [--epochs N] \
 [--lambda L] [--lr LR] [--lr-end LR] [--batch N] [--seed S] [--threads N] \
-[--resume CKPT | --init NET.nnue] [--no-mirror] [--king-buckets] [--save-every N] \
+[--resume CKPT | --init NET.nnue] [--no-mirror] [--king-buckets | --palace-buckets] \
+[--save-every N] \
 [--valid FILE|DIR...]
   trains the 1260 -> 256 x2 -> 8 x 1 net on record files (a directory means all its *.bin);
   validates on 2 % of them, or with --valid on the records of those files (other games: boards
   found there are dropped from training);
   with --king-buckets, the net whose first layer has six parts chosen by each side's own
-  king (format version 3), trained with a part shared by all that export adds in;
+  king (format version 3: rank, file d or e, a king on file f seen mirrored), with
+  --palace-buckets nine, one per square of the palace, nothing mirrored (version 4); either is
+  trained with a part shared by all that export adds in;
   defaults: --out nets --epochs 40 --lambda 0.4 --lr 1e-3 --lr-end 1e-5 --batch 16384
   --seed 1 --threads <cores>. Writes DIR/last.ckpt after every epoch, DIR/best.ckpt whenever
   the validation loss improves, DIR/best.nnue (quantised, calibrated on training positions) at
   the end, and DIR/epoch-N.{ckpt,nnue} every --save-every epochs. --init starts from the
   weights of a net file (its float equivalent) with a fresh optimiser, --resume from a checkpoint;
-  a version-3 net or checkpoint goes on with king buckets, a plain one gains them with
-  --king-buckets (its first layer the shared part, each king's own part zero).";
+  a version-3 or 4 net or checkpoint goes on with its king buckets, a plain one gains them with
+  --king-buckets or --palace-buckets (its first layer the shared part, each king's own part
+  zero).";
 
 const QUANTISE_USAGE: &str = "usage: xq-tools quantise --ckpt FILE --out FILE.nnue \
 [--data FILE|DIR... [--seed S] [--valid FILE|DIR...]]
@@ -95,8 +99,9 @@ pub struct Settings {
     pub threads: usize,
     /// Mirror each training position left–right with probability ½.
     pub mirror: bool,
-    /// Train a king-bucketed net (format version 3) when starting afresh or from a plain net.
-    pub king_buckets: bool,
+    /// The king layout to train when starting afresh or from a plain net: plain, or
+    /// king-bucketed (format version 3 with `--king-buckets`, 4 with `--palace-buckets`).
+    pub kings: KingLayout,
 }
 
 impl Default for Settings {
@@ -110,7 +115,7 @@ impl Default for Settings {
             seed: 1,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             mirror: true,
-            king_buckets: false,
+            kings: KingLayout::Plain,
         }
     }
 }
@@ -158,7 +163,7 @@ pub fn train(
         return Err("no training or validation positions".to_string());
     }
     let threads = s.threads.max(1);
-    let fresh = net::Layout::new(s.king_buckets);
+    let fresh = net::Layout::new(s.kings);
     let mut current = start.unwrap_or_else(|| Checkpoint {
         params: net::init_with(s.seed, fresh),
         opt: AdamW::new(fresh.n_params()),
@@ -348,22 +353,19 @@ fn read_net(path: &Path) -> Result<(Vec<u8>, format::NetWeights), String> {
 }
 
 /// A checkpoint holding the float equivalent of the net file at `path`, with a fresh optimiser
-/// and no epochs done; a plain net is spread over a king-bucketed layout when `king_buckets` is
-/// set (its first layer becoming the shared rows).
-fn start_from_net(path: &Path, lambda: f32, king_buckets: bool) -> Result<Checkpoint, String> {
+/// and no epochs done; a plain net is spread over the king-bucketed layout `kings` when one is
+/// asked for (its first layer becoming the shared rows).
+fn start_from_net(path: &Path, lambda: f32, kings: KingLayout) -> Result<Checkpoint, String> {
     let (_, w) = read_net(path)?;
     let mut params = quant::dequantise(&w);
-    if king_buckets && !w.king_buckets {
-        params = net::bucketed_from_plain(&params);
+    if kings.is_bucketed() && !w.kings.is_bucketed() {
+        params = net::bucketed_from_plain(&params, net::Layout::new(kings));
     }
+    let layout = net::Layout::of_len(params.len());
     eprintln!(
-        "starting from the weights of {}{}",
+        "starting from the weights of {} ({} king layout)",
         path.display(),
-        if net::Layout::of_len(params.len()).king_buckets() {
-            " (king buckets)"
-        } else {
-            ""
-        }
+        layout.kings.name()
     );
     Ok(Checkpoint {
         opt: AdamW::new(params.len()),
@@ -399,7 +401,8 @@ pub fn main(args: &[String]) -> Result<(), String> {
             "--resume" => resume = Some(PathBuf::from(flags.value(flag)?)),
             "--init" => init = Some(PathBuf::from(flags.value(flag)?)),
             "--no-mirror" => s.mirror = false,
-            "--king-buckets" => s.king_buckets = true,
+            "--king-buckets" => s.kings = KingLayout::Mirrored,
+            "--palace-buckets" => s.kings = KingLayout::Palace,
             "--save-every" => save_every = Some(flags.parsed::<u32>(flag)?),
             other => return Err(format!("unknown option {other}\n{TRAIN_USAGE}")),
         }
@@ -421,16 +424,22 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let start = match (resume.as_deref(), init.as_deref()) {
         (Some(_), Some(_)) => return Err("--resume and --init exclude each other".to_string()),
         (Some(path), None) => Some(Checkpoint::read(path)?),
-        (None, Some(path)) => Some(start_from_net(path, s.lambda, s.king_buckets)?),
+        (None, Some(path)) => Some(start_from_net(path, s.lambda, s.kings)?),
         (None, None) => None,
     };
-    let layout = start
-        .as_ref()
-        .map_or(net::Layout::new(s.king_buckets), |c| {
-            net::Layout::of_len(c.params.len())
-        });
-    if s.king_buckets && !layout.king_buckets() {
-        return Err("--king-buckets: the checkpoint resumed is of a plain net".to_string());
+    let layout = start.as_ref().map_or(net::Layout::new(s.kings), |c| {
+        net::Layout::of_len(c.params.len())
+    });
+    if s.kings.is_bucketed() && layout.kings != s.kings {
+        return Err(format!(
+            "--{}-buckets: the net or checkpoint started from has the {} king layout",
+            if s.kings == KingLayout::Palace {
+                "palace"
+            } else {
+                "king"
+            },
+            layout.kings.name()
+        ));
     }
     if let Some(c) = start.as_ref().filter(|_| resume.is_some()) {
         eprintln!(
@@ -443,10 +452,10 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let calibration: Vec<Sample> = quant::calibration_set(&split.train);
     eprintln!(
         "training: {}, {} epochs, batch {}, lambda {}, lr {:e} -> {:e}, {} threads, mirror {}, seed {}",
-        if layout.king_buckets() {
-            "king buckets"
-        } else {
-            "plain"
+        match layout.kings {
+            KingLayout::Plain => "plain",
+            KingLayout::Mirrored => "six king buckets, mirrored",
+            KingLayout::Palace => "nine king buckets, one per palace square",
         },
         s.epochs,
         s.batch,

@@ -4,7 +4,7 @@
 
 #[cfg(test)]
 use super::net::{B1, N_PARAMS, W1};
-use super::net::{BUCKET_CLIP, CLIP, FACTOR, H, Layout, W1_CLIP, W1_SUM_CLIP};
+use super::net::{BUCKET_CLIP, CLIP, H, Layout, W1_CLIP, W1_SUM_CLIP};
 
 /// AdamW state: first and second moments per parameter and the step count.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,7 +47,11 @@ impl AdamW {
         let layout = Layout::of_len(params.len());
         let (w1, b1) = (layout.w1(), layout.b1());
         // A king-bucketed net's own rows of each bucket are held closer than its shared rows.
-        let own = if layout.king_buckets() { FACTOR * H } else { 0 };
+        let own = if layout.king_buckets() {
+            layout.factor() * H
+        } else {
+            0
+        };
         let segments = [
             (0, own, true, BUCKET_CLIP),
             (own, layout.w0_len(), true, CLIP),
@@ -119,16 +123,20 @@ mod tests {
 
     #[test]
     fn king_buckets_own_rows_are_held_closer_than_the_shared_rows() {
-        let layout = Layout::BUCKETED;
-        let mut p = vec![0.0; layout.n_params()];
-        let mut g = vec![0.0; layout.n_params()];
-        p[0] = 1.5;
-        p[FACTOR * H] = 1.5;
-        g[1] = -1.0;
-        AdamW::new(p.len()).step(&mut p, &g, 2.0);
-        assert_eq!(p[0], BUCKET_CLIP);
-        assert_eq!(p[1], BUCKET_CLIP);
-        assert!(p[FACTOR * H] > BUCKET_CLIP && p[FACTOR * H] <= CLIP);
+        for layout in [Layout::MIRRORED, Layout::PALACE] {
+            let shared = layout.factor() * H;
+            let mut p = vec![0.0; layout.n_params()];
+            let mut g = vec![0.0; layout.n_params()];
+            p[0] = 1.5;
+            p[shared - 1] = 1.5;
+            p[shared] = 1.5;
+            g[1] = -1.0;
+            AdamW::new(p.len()).step(&mut p, &g, 2.0);
+            assert_eq!(p[0], BUCKET_CLIP);
+            assert_eq!(p[1], BUCKET_CLIP);
+            assert_eq!(p[shared - 1], BUCKET_CLIP);
+            assert!(p[shared] > BUCKET_CLIP && p[shared] <= CLIP);
+        }
     }
 
     #[test]

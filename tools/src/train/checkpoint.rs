@@ -2,7 +2,8 @@
 //! run can be exported again or continued.
 //!
 //! Layout, little-endian: magic `XQTRAIN1` (8 bytes); first-layer rows (1260 for a plain net,
-//! 8820 for a king-bucketed one: six buckets and the shared part), hidden (u32 each); optimiser steps
+//! 8820 with six king buckets and 12,600 with nine, each with the shared part), hidden (u32
+//! each); optimiser steps
 //! (u64); epochs done (u32); λ (f32); validation loss (f32, NaN if unknown); reserved (u32, zero);
 //! parameter count N (u64); FNV-1a 64 of the body (u64); body: N parameters, N first moments, N
 //! second moments (f32 each, parameter layout of `net.rs`).
@@ -40,7 +41,7 @@ impl Checkpoint {
         }
         let mut out = Vec::with_capacity(HEADER + body.len());
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&(layout.rows as u32).to_le_bytes());
+        out.extend_from_slice(&(layout.rows() as u32).to_le_bytes());
         out.extend_from_slice(&(H as u32).to_le_bytes());
         out.extend_from_slice(&self.opt.t.to_le_bytes());
         out.extend_from_slice(&self.epochs.to_le_bytes());
@@ -73,15 +74,16 @@ impl Checkpoint {
             u64::from_le_bytes(b)
         };
         let (rows, hidden) = (u32_at(8), u32_at(12));
-        let layout = [Layout::PLAIN, Layout::BUCKETED]
+        let layout = Layout::ALL
             .into_iter()
-            .find(|l| l.rows == rows as usize)
+            .find(|l| l.rows() == rows as usize)
             .filter(|_| hidden as usize == H)
             .ok_or_else(|| {
                 format!(
-                    "checkpoint is for {rows} first-layer rows x {hidden} hidden, this build trains {} or {} x {H}",
-                    Layout::PLAIN.rows,
-                    Layout::BUCKETED.rows
+                    "checkpoint is for {rows} first-layer rows x {hidden} hidden, this build trains {}, {} or {} x {H}",
+                    Layout::PLAIN.rows(),
+                    Layout::MIRRORED.rows(),
+                    Layout::PALACE.rows()
                 )
             })?;
         let n_params = layout.n_params();
@@ -152,7 +154,7 @@ mod tests {
 
     #[test]
     fn round_trip_and_corruption() {
-        for layout in [Layout::PLAIN, Layout::BUCKETED] {
+        for layout in Layout::ALL {
             round_trip(layout);
         }
     }

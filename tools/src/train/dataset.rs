@@ -6,7 +6,7 @@ use crate::data::{self, RECORD_BYTES};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use xq::nnue::features::{Orientation, mirrored};
-use xq::nnue::format::{INPUTS, KING_BUCKETS};
+use xq::nnue::format::{INPUTS, KingLayout};
 
 /// Most active features of one perspective (pieces on the board).
 pub const MAX_FEATURES: usize = 32;
@@ -83,14 +83,20 @@ impl Sample {
         n
     }
 
-    /// The first-layer rows of both perspectives in a king-bucketed net as the engine reads it
-    /// (each feature in the part its own king chooses, mirrored with that king on file f);
-    /// returns how many each holds.
+    /// The first-layer rows of both perspectives in a net of layout `kings` as the engine reads
+    /// it (each feature in the part its own king chooses, with the mirrored layout mirrored
+    /// when that king stands on file f); returns how many each holds.
     #[inline]
-    pub fn bucketed_rows(&self, mirror: bool, stm: &mut [u16], other: &mut [u16]) -> usize {
+    pub fn bucketed_rows(
+        &self,
+        kings: KingLayout,
+        mirror: bool,
+        stm: &mut [u16],
+        other: &mut [u16],
+    ) -> usize {
         let n = self.plain_rows(mirror, stm, other);
         for list in [&mut stm[..n], &mut other[..n]] {
-            let o = orientation(list);
+            let o = orientation(kings, list);
             for f in list.iter_mut() {
                 *f = o.row(usize::from(*f)) as u16;
             }
@@ -98,13 +104,20 @@ impl Sample {
         n
     }
 
-    /// The first-layer rows of both perspectives in a king-bucketed net in training: each
-    /// feature's row in its king's part, then its row in the shared part (from
-    /// [`KING_BUCKETS`] × [`INPUTS`] on); returns how many each holds (twice the pieces).
+    /// The first-layer rows of both perspectives in a net of the king-bucketed layout `kings`
+    /// in training: each feature's row in its king's part, then its row in the shared part
+    /// (from the layout's [`KingLayout::rows`] on); returns how many each holds (twice the
+    /// pieces).
     #[inline]
-    pub fn training_rows(&self, mirror: bool, stm: &mut [u16], other: &mut [u16]) -> usize {
-        let n = self.bucketed_rows(mirror, stm, other);
-        let shared = (KING_BUCKETS * INPUTS) as u16;
+    pub fn training_rows(
+        &self,
+        kings: KingLayout,
+        mirror: bool,
+        stm: &mut [u16],
+        other: &mut [u16],
+    ) -> usize {
+        let n = self.bucketed_rows(kings, mirror, stm, other);
+        let shared = kings.rows() as u16;
         for list in [&mut stm[..2 * n], &mut other[..2 * n]] {
             let (own, rest) = list.split_at_mut(n);
             for (s, &row) in rest.iter_mut().zip(own.iter()) {
@@ -128,14 +141,15 @@ impl Sample {
     }
 }
 
-/// The orientation of a perspective whose features are `features`: from its own king (the
-/// feature below 90, its square seen from its side); bucket 0 unmirrored if it has none.
-fn orientation(features: &[u16]) -> Orientation {
+/// The orientation, in a net of layout `kings`, of a perspective whose features are `features`:
+/// from its own king (the feature below 90, its square seen from its side); bucket 0
+/// unmirrored if it has none.
+fn orientation(kings: KingLayout, features: &[u16]) -> Orientation {
     features
         .iter()
         .find(|&&f| usize::from(f) < 90)
         .map_or(Orientation::PLAIN, |&f| {
-            Orientation::of_king(usize::from(f))
+            Orientation::of_king(kings, usize::from(f))
         })
 }
 
@@ -447,14 +461,15 @@ mod tests {
         let (mut stm, mut other) = ([0; MAX_ACTIVE], [0; MAX_ACTIVE]);
         let (mut plain_s, mut plain_o) = ([0; MAX_ACTIVE], [0; MAX_ACTIVE]);
         s.plain_rows(false, &mut plain_s, &mut plain_o);
-        assert_eq!(s.bucketed_rows(false, &mut stm, &mut other), 4);
+        let kings = KingLayout::Mirrored;
+        assert_eq!(s.bucketed_rows(kings, false, &mut stm, &mut other), 4);
         for i in 0..4 {
             assert_eq!(stm[i], INPUTS as u16 + plain_s[i]);
             assert_eq!(other[i], MIRROR[usize::from(plain_o[i])]);
         }
         let bucketed = (stm, other);
-        assert_eq!(s.training_rows(false, &mut stm, &mut other), 8);
-        let factor = (KING_BUCKETS * INPUTS) as u16;
+        assert_eq!(s.training_rows(kings, false, &mut stm, &mut other), 8);
+        let factor = kings.rows() as u16;
         for i in 0..4 {
             assert_eq!(stm[i], bucketed.0[i]);
             assert_eq!(other[i], bucketed.1[i]);
@@ -463,11 +478,28 @@ mod tests {
         }
         // Mirroring the position first: Red's king stays on e0, Black's moves to d9 (d0 as Black
         // sees it, bucket 0 unmirrored), so Black reads the same rows as before.
-        s.bucketed_rows(true, &mut stm, &mut other);
+        s.bucketed_rows(kings, true, &mut stm, &mut other);
         let (mut a, mut b) = (other[..4].to_vec(), bucketed.1[..4].to_vec());
         a.sort_unstable();
         b.sort_unstable();
         assert_eq!(a, b);
+        // The palace layout: Red's king on e0 is bucket 1, Black's on f9 (its own f0) bucket 2,
+        // nothing mirrored; mirroring the position moves Black's king to d9, bucket 0.
+        let kings = KingLayout::Palace;
+        assert_eq!(s.bucketed_rows(kings, false, &mut stm, &mut other), 4);
+        for i in 0..4 {
+            assert_eq!(stm[i], INPUTS as u16 + plain_s[i]);
+            assert_eq!(other[i], 2 * INPUTS as u16 + plain_o[i]);
+        }
+        assert_eq!(s.training_rows(kings, false, &mut stm, &mut other), 8);
+        for i in 0..4 {
+            assert_eq!(stm[4 + i], kings.rows() as u16 + plain_s[i]);
+            assert_eq!(other[4 + i], kings.rows() as u16 + plain_o[i]);
+        }
+        s.bucketed_rows(kings, true, &mut stm, &mut other);
+        for i in 0..4 {
+            assert_eq!(other[i], MIRROR[usize::from(plain_o[i])]);
+        }
     }
 
     #[test]

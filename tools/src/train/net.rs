@@ -5,7 +5,7 @@
 use super::dataset::{MAX_ACTIVE, Sample};
 use super::rng::{Rng, mix};
 use xq::nnue::format::{
-    HIDDEN, INPUTS, KING_BUCKETS, MAX_OUTPUT_SUM, MAX_OUTPUT_WEIGHT, OUTPUT_BUCKETS, QB, SCALE,
+    HIDDEN, INPUTS, KingLayout, MAX_OUTPUT_SUM, MAX_OUTPUT_WEIGHT, OUTPUT_BUCKETS, QB, SCALE,
     output_bucket,
 };
 
@@ -13,14 +13,6 @@ use xq::nnue::format::{
 pub const H: usize = HIDDEN;
 /// Output layers.
 pub const BUCKETS: usize = OUTPUT_BUCKETS;
-/// First-layer rows of a plain net: one per input feature.
-pub const PLAIN_ROWS: usize = INPUTS;
-/// First-layer rows of a king-bucketed net in training: the [`KING_BUCKETS`] parts the engine
-/// reads, then one more part shared by all of them (the factor), which every position trains
-/// along with its own part and which export adds into each part.
-pub const BUCKETED_ROWS: usize = (KING_BUCKETS + 1) * INPUTS;
-/// The first row of the shared part of a king-bucketed net.
-pub const FACTOR: usize = KING_BUCKETS * INPUTS;
 
 /// Offset of a plain net's `b0`.
 #[cfg(test)]
@@ -36,53 +28,73 @@ pub const B1: usize = Layout::PLAIN.b1();
 pub const N_PARAMS: usize = Layout::PLAIN.n_params();
 
 /// The layout of a flat parameter vector (the gradient buffers and the optimiser moments use the
-/// same): `W0` (`rows` rows of `H`), `b0`, `W1` (`2H` weights per output layer: side to move's
-/// half, then the other side's, one layer after the other), `b1` (one per output layer). The
-/// length of the vector tells a plain net from a king-bucketed one.
+/// same): `W0` ([`Layout::rows`] rows of `H`), `b0`, `W1` (`2H` weights per output layer: side to
+/// move's half, then the other side's, one layer after the other), `b1` (one per output layer).
+/// A king-bucketed net in training has the parts the engine reads, then one more part shared by
+/// all of them (the factor), which every position trains along with its own part and which
+/// export adds into each part. The length of the vector tells the layouts apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
-    /// First-layer rows: [`PLAIN_ROWS`] or [`BUCKETED_ROWS`].
-    pub rows: usize,
+    /// How the engine's first layer is split by the place of each perspective's own king.
+    pub kings: KingLayout,
 }
 
 impl Layout {
     /// A plain net's layout.
-    pub const PLAIN: Layout = Layout { rows: PLAIN_ROWS };
-    /// A king-bucketed net's layout.
-    pub const BUCKETED: Layout = Layout {
-        rows: BUCKETED_ROWS,
+    pub const PLAIN: Layout = Layout {
+        kings: KingLayout::Plain,
     };
+    /// The layout of a net with six king buckets, a king on file f seen mirrored (version 3).
+    pub const MIRRORED: Layout = Layout {
+        kings: KingLayout::Mirrored,
+    };
+    /// The layout of a net with a king bucket for each palace square (version 4).
+    pub const PALACE: Layout = Layout {
+        kings: KingLayout::Palace,
+    };
+    /// Every layout.
+    pub const ALL: [Layout; 3] = [Layout::PLAIN, Layout::MIRRORED, Layout::PALACE];
 
-    /// The layout of `king_buckets` or not.
-    pub fn new(king_buckets: bool) -> Layout {
-        if king_buckets {
-            Layout::BUCKETED
-        } else {
-            Layout::PLAIN
-        }
+    /// The training layout of an engine net of layout `kings`.
+    pub const fn new(kings: KingLayout) -> Layout {
+        Layout { kings }
     }
 
     /// The layout of a parameter vector of `len` floats.
     ///
     /// # Panics
-    /// If `len` is neither layout's length (a programming error: checkpoints are checked when
-    /// read).
+    /// If `len` is no layout's length (a programming error: checkpoints are checked when read).
     pub fn of_len(len: usize) -> Layout {
-        match len {
-            n if n == Layout::PLAIN.n_params() => Layout::PLAIN,
-            n if n == Layout::BUCKETED.n_params() => Layout::BUCKETED,
-            n => panic!("{n} parameters fit no layout"),
-        }
+        Layout::ALL
+            .into_iter()
+            .find(|l| l.n_params() == len)
+            .unwrap_or_else(|| panic!("{len} parameters fit no layout"))
     }
 
     /// Whether the net has king buckets.
-    pub fn king_buckets(self) -> bool {
-        self.rows == BUCKETED_ROWS
+    pub const fn king_buckets(self) -> bool {
+        self.kings.is_bucketed()
+    }
+
+    /// First-layer rows in training: [`INPUTS`] for a plain net, and for a king-bucketed net
+    /// [`INPUTS`] for each part and for the shared one.
+    pub const fn rows(self) -> usize {
+        if self.king_buckets() {
+            self.kings.rows() + INPUTS
+        } else {
+            INPUTS
+        }
+    }
+
+    /// The first row of the shared part of a king-bucketed net: the rows the engine reads come
+    /// before it.
+    pub const fn factor(self) -> usize {
+        self.kings.rows()
     }
 
     /// Floats in `W0`.
     pub const fn w0_len(self) -> usize {
-        self.rows * H
+        self.rows() * H
     }
 
     /// Offset of `b0`.
@@ -154,7 +166,7 @@ pub fn init_with(seed: u64, layout: Layout) -> Vec<f32> {
     let w0_bound = 0.5 / 32f32.sqrt();
     let w1_bound = 1.0 / ((2 * H) as f32).sqrt();
     let shared = if layout.king_buckets() {
-        FACTOR * H..layout.w0_len()
+        layout.factor() * H..layout.w0_len()
     } else {
         0..layout.w0_len()
     };
@@ -167,23 +179,23 @@ pub fn init_with(seed: u64, layout: Layout) -> Vec<f32> {
     p
 }
 
-/// The parameters of a plain net spread over a king-bucketed layout: its `W0` as the shared rows,
-/// each bucket's own rows zero, so that the net evaluates as the plain one (up to the mirroring
-/// of a king on file f).
-pub fn bucketed_from_plain(plain: &[f32]) -> Vec<f32> {
+/// The parameters of a plain net spread over the king-bucketed layout `to`: its `W0` as the shared
+/// rows, each bucket's own rows zero, so that the net evaluates as the plain one (exactly with
+/// the palace layout, up to the mirroring of a king on file f with the mirrored one).
+pub fn bucketed_from_plain(plain: &[f32], to: Layout) -> Vec<f32> {
     let from = Layout::PLAIN;
     debug_assert_eq!(plain.len(), from.n_params());
-    let to = Layout::BUCKETED;
+    debug_assert!(to.king_buckets());
     let mut p = vec![0.0f32; to.n_params()];
-    p[FACTOR * H..to.w0_len()].copy_from_slice(&plain[..from.w0_len()]);
+    p[to.factor() * H..to.w0_len()].copy_from_slice(&plain[..from.w0_len()]);
     p[to.b0()..].copy_from_slice(&plain[from.b0()..]);
     p
 }
 
 /// Read-only view of a flat parameter (or gradient) vector.
 struct View<'a> {
-    /// Whether the layout is king-bucketed (which features a position switches on).
-    king_buckets: bool,
+    /// The engine's king layout (which features a position switches on).
+    kings: KingLayout,
     w0: &'a [[f32; H]],
     b0: &'a [f32; H],
     /// Rows of `W1`: output layer `b` has rows `2b` (side to move) and `2b + 1` (other side).
@@ -194,10 +206,10 @@ struct View<'a> {
 fn view(p: &[f32]) -> View<'_> {
     let layout = Layout::of_len(p.len());
     let (rows, _) = p[..layout.b1()].as_chunks::<H>();
-    let (w0, tail) = rows.split_at(layout.rows);
+    let (w0, tail) = rows.split_at(layout.rows());
     let (b0, w1) = tail.split_at(1);
     View {
-        king_buckets: layout.king_buckets(),
+        kings: layout.kings,
         w0,
         b0: &b0[0],
         w1,
@@ -217,7 +229,7 @@ fn view_mut(g: &mut [f32]) -> ViewMut<'_> {
     let layout = Layout::of_len(g.len());
     let (head, b1) = g.split_at_mut(layout.b1());
     let (rows, _) = head.as_chunks_mut::<H>();
-    let (w0, tail) = rows.split_at_mut(layout.rows);
+    let (w0, tail) = rows.split_at_mut(layout.rows());
     let (b0, w1) = tail.split_at_mut(1);
     ViewMut {
         w0,
@@ -279,8 +291,8 @@ impl Scratch {
 
 /// The raw output `o` for `s` (mirrored or not); centipawns are `o × SCALE`.
 fn forward(v: &View, s: &Sample, mirror: bool, x: &mut Scratch) -> f32 {
-    let n = if v.king_buckets {
-        s.training_rows(mirror, &mut x.stm, &mut x.other)
+    let n = if v.kings.is_bucketed() {
+        s.training_rows(v.kings, mirror, &mut x.stm, &mut x.other)
     } else {
         s.plain_rows(mirror, &mut x.stm, &mut x.other)
     };

@@ -2,10 +2,9 @@
 //! forward pass restated here as the reference for export checks.
 
 use super::dataset::{MAX_FEATURES, Sample};
-use super::net::{BUCKETS, FACTOR, H, Layout, bucket_of};
+use super::net::{BUCKETS, H, Layout, bucket_of};
 use xq::nnue::format::{
-    INPUTS, KING_BUCKETS as PARTS, MAX_OUTPUT_SUM, MAX_OUTPUT_WEIGHT, NetWeights, QA, QB, SCALE,
-    output_sum,
+    INPUTS, MAX_OUTPUT_SUM, MAX_OUTPUT_WEIGHT, NetWeights, QA, QB, SCALE, output_sum,
 };
 
 fn to_i16(x: f32, scale: i32) -> i16 {
@@ -21,8 +20,8 @@ fn engine_w0(params: &[f32]) -> Vec<f32> {
     if !layout.king_buckets() {
         return params[..layout.w0_len()].to_vec();
     }
-    let shared = &params[FACTOR * H..layout.w0_len()];
-    params[..FACTOR * H]
+    let shared = &params[layout.factor() * H..layout.w0_len()];
+    params[..layout.factor() * H]
         .chunks_exact(INPUTS * H)
         .flat_map(|bucket| bucket.iter().zip(shared).map(|(a, b)| a + b))
         .collect()
@@ -30,12 +29,12 @@ fn engine_w0(params: &[f32]) -> Vec<f32> {
 
 /// `W0` (each king bucket's rows with the shared rows added), `b0` → round(x·QA); `W1` →
 /// round(x·QB) within ±`MAX_OUTPUT_WEIGHT`; `b1` → round(x·QA·QB) (rounding half away from zero).
-/// A king-bucketed layout gives a version-3 net, a plain one a version-2 net.
+/// The layout gives the version: 2 for a plain net, 3 or 4 for a king-bucketed one.
 pub fn quantise(params: &[f32]) -> NetWeights {
     let layout = Layout::of_len(params.len());
     let (b0, w1, b1) = (layout.b0(), layout.w1(), layout.b1());
     NetWeights {
-        king_buckets: layout.king_buckets(),
+        kings: layout.kings,
         w0: engine_w0(params).iter().map(|&x| to_i16(x, QA)).collect(),
         b0: params[b0..w1].iter().map(|&x| to_i16(x, QA)).collect(),
         w1: params[w1..b1]
@@ -52,24 +51,25 @@ pub fn quantise(params: &[f32]) -> NetWeights {
 
 /// The float parameters a quantised net stands for: the inverse of [`quantise`] (`W0`, `b0` over
 /// QA, `W1` over QB, `b1` over QA·QB), so that training can start from a shipped net; a
-/// version-3 net's shared rows are the mean of its buckets' rows, each bucket's own rows what it
-/// differs from that mean. `quantise(&dequantise(w)) == w` for every net of either shape.
+/// king-bucketed net's shared rows are the mean of its buckets' rows, each bucket's own rows what
+/// it differs from that mean. `quantise(&dequantise(w)) == w` for every net of any layout.
 pub fn dequantise(w: &NetWeights) -> Vec<f32> {
     debug_assert!(w.has_architecture_sizes());
-    let layout = Layout::new(w.king_buckets);
+    let layout = Layout::new(w.kings);
     let mut params = Vec::with_capacity(layout.n_params());
     let (qa, qb) = (f64::from(QA), f64::from(QB));
-    if w.king_buckets {
+    if w.kings.is_bucketed() {
+        let parts = w.kings.buckets();
         let part = INPUTS * H;
         let mean: Vec<f64> = (0..part)
             .map(|i| {
-                (0..PARTS)
+                (0..parts)
                     .map(|b| f64::from(w.w0[b * part + i]))
                     .sum::<f64>()
-                    / PARTS as f64
+                    / parts as f64
             })
             .collect();
-        for b in 0..PARTS {
+        for b in 0..parts {
             params
                 .extend((0..part).map(|i| ((f64::from(w.w0[b * part + i]) - mean[i]) / qa) as f32));
         }
@@ -85,8 +85,8 @@ pub fn dequantise(w: &NetWeights) -> Vec<f32> {
 
 /// Both perspectives' first-layer rows of `s` in the net `w` (plain or king-bucketed).
 fn engine_rows(w: &NetWeights, s: &Sample, stm: &mut [u16], other: &mut [u16]) -> usize {
-    if w.king_buckets {
-        s.bucketed_rows(false, stm, other)
+    if w.kings.is_bucketed() {
+        s.bucketed_rows(w.kings, false, stm, other)
     } else {
         s.plain_rows(false, stm, other)
     }

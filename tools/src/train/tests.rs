@@ -11,8 +11,7 @@ use super::{
 use crate::data;
 use std::sync::OnceLock;
 use xq::movegen::legal_moves;
-use xq::nnue::format::KING_BUCKETS;
-use xq::nnue::format::{self, INPUTS, QA, QB};
+use xq::nnue::format::{self, INPUTS, KingLayout, QA, QB};
 use xq::position::Position;
 
 /// Positions from seeded random games (captures happen, so material varies), side to move
@@ -79,14 +78,14 @@ fn quiet(_: &super::EpochReport, _: &Checkpoint, _: &Checkpoint) -> Result<(), S
 }
 
 /// The settings of a two-epoch run on small data.
-fn short_run(king_buckets: bool) -> Settings {
+fn short_run(kings: KingLayout) -> Settings {
     Settings {
         epochs: 2,
         lr: 5e-3,
         lr_end: 1e-4,
         batch: 512,
         threads: 2,
-        king_buckets,
+        kings,
         ..Settings::default()
     }
 }
@@ -98,7 +97,8 @@ fn smoke_run() -> &'static (Split, Outcome) {
         let mut samples = random_positions(20_000, 11);
         label_material(&mut samples, 12);
         let mut split = split_of(samples, 13);
-        let outcome = train(&short_run(false), &mut split, None, quiet).expect("training runs");
+        let outcome =
+            train(&short_run(KingLayout::Plain), &mut split, None, quiet).expect("training runs");
         (split, outcome)
     })
 }
@@ -273,24 +273,29 @@ fn reference_bucket(s: &Sample) -> usize {
 
 /// The first-layer rows one perspective's features `feats` sum in training, from the
 /// definitions: a plain net's rows are the features; a king-bucketed net's are each feature in
-/// the part of the perspective's own king (rank × 2, plus 1 on file e; squares mirrored with the
-/// king on file f) and again in the shared part after the six.
-fn reference_rows(feats: &[usize], king_buckets: bool) -> Vec<usize> {
-    if !king_buckets {
+/// the part of the perspective's own king and again in the shared part after the last part.
+/// Six parts: rank × 2, plus 1 on file e, squares mirrored with the king on file f. Nine parts:
+/// rank × 3 + file − 3, nothing mirrored.
+fn reference_rows(feats: &[usize], kings: KingLayout) -> Vec<usize> {
+    if kings == KingLayout::Plain {
         return feats.to_vec();
     }
     let king = feats.iter().copied().find(|&f| f < 90).expect("own king");
     let (rank, file) = (king / 9, king % 9);
-    let part = rank * 2 + usize::from(file == 4);
+    let (part, parts, mirror) = if kings == KingLayout::Mirrored {
+        (rank * 2 + usize::from(file == 4), 6, file == 5)
+    } else {
+        (rank * 3 + file - 3, 9, false)
+    };
     let seen = |f: usize| {
-        if file == 5 {
+        if mirror {
             f / 90 * 90 + f % 90 / 9 * 9 + 8 - f % 9
         } else {
             f
         }
     };
     let mut rows: Vec<usize> = feats.iter().map(|&f| part * INPUTS + seen(f)).collect();
-    rows.extend(feats.iter().map(|&f| 6 * INPUTS + seen(f)));
+    rows.extend(feats.iter().map(|&f| parts * INPUTS + seen(f)));
     rows
 }
 
@@ -309,8 +314,8 @@ fn reference_loss(p: &[f64], samples: &[Sample], lambda: f64) -> f64 {
                 (1 - rel) * 630 + kind * 90 + (9 - sq / 9) * 9 + sq % 9
             })
             .collect();
-        let stm = reference_rows(&stm, layout.king_buckets());
-        let other = reference_rows(&other, layout.king_buckets());
+        let stm = reference_rows(&stm, layout.kings);
+        let other = reference_rows(&other, layout.kings);
         let b = reference_bucket(s);
         let mut o = p[b1 + b];
         for (half, feats) in [(b * 2 * H, &stm), (b * 2 * H + H, &other)] {
@@ -338,7 +343,12 @@ fn gradient_matches_finite_differences() {
 
 #[test]
 fn king_bucketed_gradient_matches_finite_differences() {
-    gradient_check(net::Layout::BUCKETED);
+    gradient_check(net::Layout::MIRRORED);
+}
+
+#[test]
+fn palace_bucketed_gradient_matches_finite_differences() {
+    gradient_check(net::Layout::PALACE);
 }
 
 fn gradient_check(layout: net::Layout) {
@@ -394,8 +404,8 @@ fn gradient_check(layout: net::Layout) {
             .iter()
             .map(|&f| usize::from(dataset::OTHER[f]))
             .collect();
-        let mut rows = reference_rows(&stm, layout.king_buckets());
-        rows.extend(reference_rows(&other, layout.king_buckets()));
+        let mut rows = reference_rows(&stm, layout.kings);
+        rows.extend(reference_rows(&other, layout.kings));
         rows
     };
     let mut active = std::collections::BTreeSet::new();
@@ -411,7 +421,7 @@ fn gradient_check(layout: net::Layout) {
             }
         }
     }
-    let inactive = (0..layout.rows)
+    let inactive = (0..layout.rows())
         .find(|r| !all_active.contains(r))
         .expect("some row is inactive");
     for &row in active.iter().chain([inactive].iter()) {
@@ -490,8 +500,17 @@ fn fit_scale_recovers_a_known_scale() {
 #[test]
 fn engine_agrees_on_random_nets() {
     let samples = random_positions(500, 61);
-    for (seed, king_buckets) in [(0, false), (1, false), (2, false), (3, true), (4, true)] {
-        let w = format::NetWeights::random_with(seed, king_buckets);
+    use KingLayout::{Mirrored, Palace, Plain};
+    for (seed, kings) in [
+        (0, Plain),
+        (1, Plain),
+        (2, Plain),
+        (3, Mirrored),
+        (4, Mirrored),
+        (5, Palace),
+        (6, Palace),
+    ] {
+        let w = format::NetWeights::random_with(seed, kings);
         let e = check_engine(&format::encode(&w), &w, &samples).expect("loads");
         assert_eq!(
             (e.mismatch_count, e.skipped, e.compared),
@@ -501,17 +520,19 @@ fn engine_agrees_on_random_nets() {
     }
 }
 
-/// The shipped net and a random king-bucketed one, read back as floats, quantise to themselves,
+/// The shipped net and random king-bucketed ones, read back as floats, quantise to themselves,
 /// and their float forward pass is the integer one up to truncation: training can start from a
 /// net without losing what it knows.
 #[test]
 fn nets_dequantise_to_their_own_weights() {
     let shipped = format::decode(include_bytes!("../../../nnue/default.nnue"))
         .expect("the shipped net decodes");
-    let bucketed = format::NetWeights::random_with(5, true);
+    let mirrored = format::NetWeights::random_with(5, KingLayout::Mirrored);
+    let palace = format::NetWeights::random_with(6, KingLayout::Palace);
     for (w, layout, seed) in [
         (shipped, net::Layout::PLAIN, 31),
-        (bucketed, net::Layout::BUCKETED, 37),
+        (mirrored, net::Layout::MIRRORED, 37),
+        (palace, net::Layout::PALACE, 36),
     ] {
         let params = quant::dequantise(&w);
         assert_eq!(params.len(), layout.n_params());
@@ -524,44 +545,60 @@ fn nets_dequantise_to_their_own_weights() {
     }
 }
 
-/// The shipped plain net spread over the king-bucketed layout evaluates as before wherever
-/// neither king stands on file f, in floats and once exported, in the engine too.
+/// The shipped plain net spread over a king-bucketed layout evaluates as before, in floats and
+/// once exported, in the engine too: everywhere with the palace layout, and with the mirrored one
+/// wherever neither king stands on file f.
 #[test]
 fn a_plain_net_spread_over_king_buckets_evaluates_as_before() {
     let bytes = include_bytes!("../../../nnue/default.nnue");
     let plain = format::decode(bytes).expect("the shipped net decodes");
     let params = quant::dequantise(&plain);
-    let spread = net::bucketed_from_plain(&params);
-    let w = quant::quantise(&spread);
-    assert!(w.king_buckets);
-    assert_eq!(w.first_layer_rows(), KING_BUCKETS * INPUTS);
-    let mut compared = 0;
-    for s in random_positions(400, 38) {
-        let kings_off_f = s.active().iter().all(|&f| {
-            let code = usize::from(f) / 90;
-            !(code == 0 || code == 7) || usize::from(f) % 9 != 5
-        });
-        if !kings_off_f {
-            continue;
+    for layout in [net::Layout::MIRRORED, net::Layout::PALACE] {
+        let spread = net::bucketed_from_plain(&params, layout);
+        let w = quant::quantise(&spread);
+        assert_eq!(w.kings, layout.kings);
+        assert_eq!(w.first_layer_rows(), layout.kings.buckets() * INPUTS);
+        let (mut compared, mut on_f) = (0, 0);
+        for s in random_positions(400, 38) {
+            let kings_off_f = s.active().iter().all(|&f| {
+                let code = usize::from(f) / 90;
+                !(code == 0 || code == 7) || usize::from(f) % 9 != 5
+            });
+            if !kings_off_f {
+                on_f += 1;
+                if layout == net::Layout::MIRRORED {
+                    continue;
+                }
+            }
+            assert_eq!(net::eval_cp(&spread, &s), net::eval_cp(&params, &s));
+            assert_eq!(quant::eval_cp(&w, &s), quant::eval_cp(&plain, &s));
+            compared += 1;
         }
-        assert_eq!(net::eval_cp(&spread, &s), net::eval_cp(&params, &s));
-        assert_eq!(quant::eval_cp(&w, &s), quant::eval_cp(&plain, &s));
-        compared += 1;
+        assert!(compared > 200, "only {compared} positions");
+        assert!(on_f > 20, "only {on_f} positions with a king on file f");
+        let samples = random_positions(300, 39);
+        let e = check_engine(&format::encode(&w), &w, &samples).expect("loads");
+        assert_eq!((e.mismatch_count, e.skipped), (0, 0), "{e:?}");
     }
-    assert!(compared > 200, "only {compared} positions");
-    let samples = random_positions(300, 39);
-    let e = check_engine(&format::encode(&w), &w, &samples).expect("loads");
-    assert_eq!((e.mismatch_count, e.skipped), (0, 0), "{e:?}");
 }
 
-/// A short run of a king-bucketed net from the material teacher's positions: the loss falls,
-/// the export loads in the engine, which evaluates as the trainer's integer pass.
+/// A short run of a king-bucketed net of each layout from the material teacher's positions: the
+/// loss falls, the export loads in the engine, which evaluates as the trainer's integer pass.
 #[test]
 fn king_bucketed_training_runs_and_exports() {
+    for (kings, file_len) in [
+        (KingLayout::Mirrored, format::v3::FILE_LEN),
+        (KingLayout::Palace, format::v4::FILE_LEN),
+    ] {
+        king_bucketed_training_run(kings, file_len);
+    }
+}
+
+fn king_bucketed_training_run(kings: KingLayout, file_len: usize) {
     let mut samples = random_positions(6_000, 71);
     label_material(&mut samples, 72);
     let mut split = split_of(samples, 73);
-    let o = train(&short_run(true), &mut split, None, quiet).expect("training runs");
+    let o = train(&short_run(kings), &mut split, None, quiet).expect("training runs");
     let last = o.history.last().expect("epochs ran").valid_loss;
     assert!(
         last < o.initial_valid_loss,
@@ -569,9 +606,9 @@ fn king_bucketed_training_runs_and_exports() {
         o.initial_valid_loss
     );
     let w = quant::quantise_calibrated(&o.best.params, &split.train);
-    assert!(w.king_buckets);
+    assert_eq!(w.kings, kings);
     let bytes = super::loadable(&w, std::path::Path::new("kb.nnue")).expect("loadable");
-    assert_eq!(bytes.len(), format::v3::FILE_LEN);
+    assert_eq!(bytes.len(), file_len);
     let e = check_engine(&bytes, &w, &split.valid).expect("the engine loads the export");
     assert_eq!((e.mismatch_count, e.skipped), (0, 0), "{e:?}");
     let d = compare(&o.best.params, &w, &split.valid);
