@@ -7,7 +7,9 @@ DIR/odds-K.log; a run stopped part way continues with `--resume` where it stoppe
 the logs (the last standing line of each gives its pentanomial counts) and the PGN files (how the
 games ended), and prints for each factor the score and Elo with its 95 % interval over the pairs,
 then the weighted least-squares line of Elo against log2(k) and the factor where it crosses 0
-(parity), with a 95 % interval from a parametric bootstrap over the pairs.
+(parity), with a 95 % interval from a parametric bootstrap over the pairs, and last each engine's
+mean seconds a move (from the times the PGN's move comments give) and the games' median length,
+which show that the odds applied.
 
     python3 tools/time_odds.py run --xq target/release/xq --opponent /usr/games/fairy-stockfish \\
         --odds 4,16,64 --tc 2+0.02 --games 200 --seed 95 --dir odds
@@ -21,15 +23,19 @@ import math
 import pathlib
 import random
 import re
+import statistics
 import subprocess
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from score_lag import MOVE, games  # noqa: E402
 from sprt_total import Z95, elo_from_score, last_counts  # noqa: E402
 
 # An Elo of a match won or lost outright is capped here so the fit stays finite.
 ELO_CAP = 1000.0
 TERMINATION = re.compile(r'^\[Termination "([^"]*)"\]', re.M)
+# The seconds a move took, at the end of its comment: {+0.33/17 11.601s}.
+SECONDS = re.compile(r"\s(\d+(?:\.\d+)?)s\}$")
 
 
 def scaled(tc, k):
@@ -119,6 +125,32 @@ def endings(pgn):
     return tally
 
 
+def move_times(pgn):
+    """({engine: (moves timed, total seconds)}, plies of each game) from a PGN whose moves carry
+    their time in their comments; book moves and moves without a comment are not counted."""
+    totals, plies = {}, []
+    if not pgn.is_file():
+        return totals, plies
+    for tags, tokens in games(pgn.read_text(encoding="utf-8", errors="replace").splitlines()):
+        names = [tags.get("Red"), tags.get("Black")]
+        fen = tags.get("FEN", "")
+        side = 1 if len(fen.split()) > 1 and fen.split()[1] == "b" else 0
+        mover, count = None, 0
+        for tok in tokens:
+            if MOVE.match(tok):
+                mover = names[side]
+                side ^= 1
+                count += 1
+            elif tok.startswith("{") and mover is not None:
+                m = SECONDS.search(tok)
+                if m:
+                    n, t = totals.get(mover, (0, 0.0))
+                    totals[mover] = (n + 1, t + float(m.group(1)))
+                mover = None
+        plies.append(count)
+    return totals, plies
+
+
 def run(args):
     out = pathlib.Path(args.dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -184,6 +216,7 @@ def fit(args):
         return 2
     if len(points) < 2:
         print("one factor only: no line to fit")
+        print_times(out, [k for k, _ in matches])
         return 0
     a, b = fit_line(points)
     p = parity(a, b)
@@ -193,7 +226,29 @@ def fit(args):
         f"line: Elo = {a:+.0f} {b:+.0f}·log2(odds); parity at {shown} "
         f"(95 %: {low:.1f}× … {'beyond' if math.isinf(high) else f'{high:.1f}×'})"
     )
+    print_times(out, [k for k, _ in matches])
     return 0
+
+
+def print_times(out, factors):
+    """The table of each engine's mean seconds a move and the games' median length, which shows
+    whether the odds applied."""
+    rows = []
+    for k in factors:
+        totals, plies = move_times(out / f"odds-{k:g}.pgn")
+        means = {name: t / n for name, (n, t) in sorted(totals.items()) if n}
+        if not means:
+            continue
+        each = ", ".join(f"{name} {mean:.3f}" for name, mean in means.items())
+        ratio = ""
+        if len(means) == 2 and min(means.values()) > 0:
+            ratio = f"{max(means.values()) / min(means.values()):.1f}×"
+        rows.append(f"| {k:g}× | {each} | {ratio} | {statistics.median(plies):g} |")
+    if rows:
+        print()
+        print("| odds | seconds a move, each engine | slower / faster | median plies |")
+        print("|---|---|---|---|")
+        print("\n".join(rows))
 
 
 def main():

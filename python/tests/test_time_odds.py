@@ -61,3 +61,22 @@ def test_a_match_without_a_pair_yet_is_left_out(tmp_path, capsys):
     assert time_odds.fit(args) == 0
     captured = capsys.readouterr()
     assert "odds-16.log" in captured.err and "one factor only" in captured.out
+
+
+def test_move_times_from_the_comments(tmp_path, capsys):
+    pgn = tmp_path / "odds-4.pgn"
+    pgn.write_text(
+        '[Red "opp"]\n[Black "xq"]\n\n1. B2-E2 B9-C7 {book} 2. B0-C2 {+0.33/17 0.800s}\n'
+        'A9-B9 {-0.10/12 0.100s} 3. A0-B0 {+0.20/15 1.200s} 0-1\n\n'
+        '[Red "xq"]\n[Black "opp"]\n'
+        '[FEN "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b"]\n\n'
+        "1... B9-C7 {+0.10/9 0.400s} 2. B2-E2 {+0.00/8 0.300s} 1-0\n"
+    )
+    totals, plies = time_odds.move_times(pgn)
+    # Book moves and the move without a comment are not counted; the second game starts with Black.
+    assert totals["opp"][0] == 3 and math.isclose(totals["opp"][1], 2.4)
+    assert totals["xq"][0] == 2 and math.isclose(totals["xq"][1], 0.4)
+    assert plies == [5, 2]
+    time_odds.print_times(tmp_path, [4.0])
+    out = capsys.readouterr().out
+    assert "| 4× | opp 0.800, xq 0.200 | 4.0× | 3.5 |" in out
