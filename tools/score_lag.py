@@ -51,24 +51,30 @@ def score_of(comment):
     return sign * float(m.group(3))
 
 
-def scored_moves(tags, tokens):
-    """(ply, side, score) for each move that carries a score; side is 0 for Red, 1 for Black."""
+def moves(tags, tokens):
+    """(ply, side, comment or None) for each move of a game, in order; side is 0 for Red, 1 for
+    Black, and the comment is the one that follows the move directly."""
     side = 0
     fen = tags.get("FEN")
     if fen and len(fen.split()) > 1 and fen.split()[1] == "b":
         side = 1
-    ply, out, last = 0, [], None
+    out, open_comment = [], False
     for tok in tokens:
         if MOVE.match(tok):
-            last = (ply, side)
-            ply += 1
+            out.append((len(out), side, None))
             side ^= 1
-        elif tok.startswith("{") and last is not None:
-            s = score_of(tok)
-            if s is not None:
-                out.append((last[0], last[1], s))
-            last = None
+            open_comment = True
+        elif tok.startswith("{") and open_comment:
+            ply, mover, _ = out[-1]
+            out[-1] = (ply, mover, tok)
+            open_comment = False
     return out
+
+
+def scored_moves(tags, tokens):
+    """(ply, side, score) for each move that carries a score; side is 0 for Red, 1 for Black."""
+    scored = ((ply, side, score_of(c)) for ply, side, c in moves(tags, tokens) if c)
+    return [m for m in scored if m[2] is not None]
 
 
 def lag(tags, tokens, engine, threshold):

@@ -28,7 +28,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from score_lag import MOVE, games  # noqa: E402
+from score_lag import games, moves  # noqa: E402
 from sprt_total import Z95, elo_from_score, last_counts  # noqa: E402
 
 # An Elo of a match won or lost outright is capped here so the fit stays finite.
@@ -133,21 +133,13 @@ def move_times(pgn):
         return totals, plies
     for tags, tokens in games(pgn.read_text(encoding="utf-8", errors="replace").splitlines()):
         names = [tags.get("Red"), tags.get("Black")]
-        fen = tags.get("FEN", "")
-        side = 1 if len(fen.split()) > 1 and fen.split()[1] == "b" else 0
-        mover, count = None, 0
-        for tok in tokens:
-            if MOVE.match(tok):
-                mover = names[side]
-                side ^= 1
-                count += 1
-            elif tok.startswith("{") and mover is not None:
-                m = SECONDS.search(tok)
-                if m:
-                    n, t = totals.get(mover, (0, 0.0))
-                    totals[mover] = (n + 1, t + float(m.group(1)))
-                mover = None
-        plies.append(count)
+        played = moves(tags, tokens)
+        for _, side, comment in played:
+            m = SECONDS.search(comment) if comment else None
+            if m:
+                n, t = totals.get(names[side], (0, 0.0))
+                totals[names[side]] = (n + 1, t + float(m.group(1)))
+        plies.append(len(played))
     return totals, plies
 
 
