@@ -209,6 +209,21 @@ impl Position {
         self.key
     }
 
+    /// The Zobrist key after a pseudo-legal move `m`, without playing it.
+    #[inline]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let (from, to) = (m.from(), m.to());
+        let Some(piece) = self.board[from.index()] else {
+            return self.key;
+        };
+        let captured = self.board[to.index()].map_or(0, |c| zobrist::piece_key(c, to));
+        self.key
+            ^ captured
+            ^ zobrist::piece_key(piece, from)
+            ^ zobrist::piece_key(piece, to)
+            ^ zobrist::BLACK_TO_MOVE
+    }
+
     /// Plies since the last capture.
     #[inline]
     pub fn halfmoves(&self) -> u32 {

@@ -1,8 +1,9 @@
 //! Move generation invariants over positions reached by seeded random playouts from the start
 //! position and every FEN in `tests/data/perft.tsv`: `is_legal` agrees with the generator on all
 //! 90×90 from→to pairs, the generator agrees with a slow reference built on
-//! `attacks::reference`, captures and quiets split the legal moves, incremental state matches a
-//! recomputation, FEN round-trips, reflections keep perft, and the two horse functions agree.
+//! `attacks::reference`, captures and quiets split the legal moves, incremental state (and the key
+//! a move leads to, known before it is played) matches a recomputation, FEN round-trips,
+//! reflections keep perft, and the two horse functions agree.
 
 mod common;
 
@@ -291,6 +292,9 @@ fn incremental_state_after_every_move() {
             });
             f.check(child.key() == child.recompute_key(), || {
                 format!("{pos}: after {m} key differs from recomputed key")
+            });
+            f.check(pos.key_after(m) == child.key(), || {
+                format!("{pos}: key_after({m}) differs from the key after playing it")
             });
             let us = child.side_to_move();
             let checkers = child.attackers_to(child.king(us), us.flip(), child.occupied());

@@ -1,6 +1,7 @@
 //! The vector kernels of the net: accumulator updates and the SCReLU output dot product, in AVX2
 //! where the processor has it and in plain integers otherwise, with identical results. This is
-//! the only module of the crate with `unsafe` code.
+//! one of the crate's two places with `unsafe` code (the other is the transposition table's
+//! prefetch hint).
 //!
 //! All arithmetic wraps exactly as the AVX2 instructions do (16-bit lanes for the accumulator,
 //! 32-bit sums, a 16-bit product of clamped activation and weight), so both versions agree on

@@ -90,6 +90,7 @@ impl Searcher<'_> {
             }
             let nodes_before = self.nodes;
             self.nodes += 1;
+            self.tt.prefetch(self.history.position().key_after(m));
             self.eval.push_move(self.history.position(), m);
             self.history.push_legal(m);
             let gives_check = self.history.position().in_check();
@@ -320,6 +321,7 @@ impl Searcher<'_> {
             }
 
             self.nodes += 1;
+            self.tt.prefetch(self.history.position().key_after(m));
             self.eval.push_move(self.history.position(), m);
             self.history.push_legal(m);
             let gives_check = self.history.position().in_check();
@@ -481,6 +483,7 @@ impl Searcher<'_> {
             if !in_check && !is_check_try && (pos.piece_at(m.to()).is_none() || see(pos, m) < 0) {
                 continue;
             }
+            self.tt.prefetch(self.history.position().key_after(m));
             self.eval.push_move(self.history.position(), m);
             self.history.push_legal(m);
             if is_check_try && !self.history.position().in_check() {
