@@ -297,7 +297,7 @@ impl Searcher<'_> {
         let mut best = -INFINITE;
         let mut best_move = None;
         let mut moves_searched = 0;
-        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut quiets_tried = MoveList::new();
         while let Some(m) = picker.next(self.history.position(), &self.heur) {
             let pos = self.history.position();
             let capture = pos.piece_at(m.to()).is_some();
@@ -305,14 +305,18 @@ impl Searcher<'_> {
 
             // Step 10. Pruning of late moves at low depth.
             if !pv_node && !in_check && best > -MATE_BOUND && moves_searched > 0 {
+                // Both quiet-move conditions, once met, hold for every later quiet move (the count
+                // and alpha only grow), so the picker leaves the rest out.
                 if !capture {
                     if depth <= 5
                         && quiets_tried.len() as i32
                             >= 3 + depth * depth / (2 - i32::from(improving))
                     {
+                        picker.skip_quiets();
                         continue;
                     }
                     if depth <= 4 && search_eval + 120 + 110 * depth <= alpha {
+                        picker.skip_quiets();
                         continue;
                     }
                 } else if depth <= 4 && see(pos, m) < -90 * depth {

@@ -181,6 +181,9 @@ pub struct MovePicker {
     killers: [Option<Move>; 2],
     counter: Option<Move>,
     captures_only: bool,
+    /// Set once the search prunes every quiet move still to come: the picker then goes straight
+    /// to the losing captures.
+    skip_quiets: bool,
     list: MoveList,
     scores: [i32; MAX_MOVES],
     next: usize,
@@ -201,6 +204,7 @@ impl MovePicker {
             killers,
             counter,
             captures_only: false,
+            skip_quiets: false,
             list: MoveList::new(),
             scores: [0; MAX_MOVES],
             next: 0,
@@ -214,6 +218,12 @@ impl MovePicker {
         let mut p = MovePicker::new(hash_move, [None; 2], None);
         p.captures_only = true;
         p
+    }
+
+    /// Leaves out the quiet moves not yet returned (killers and countermove included): the
+    /// caller would prune each of them.
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
     }
 
     fn is_special(&self, m: Move) -> bool {
@@ -244,6 +254,18 @@ impl MovePicker {
     /// The next move, or `None` when all are done.
     pub fn next(&mut self, pos: &Position, heur: &Heuristics) -> Option<Move> {
         loop {
+            if self.skip_quiets
+                && matches!(
+                    self.stage,
+                    Stage::Killer1
+                        | Stage::Killer2
+                        | Stage::Counter
+                        | Stage::MakeQuiets
+                        | Stage::Quiets
+                )
+            {
+                self.stage = Stage::BadCaptures;
+            }
             match self.stage {
                 Stage::HashMove => {
                     self.stage = Stage::MakeCaptures;
@@ -378,6 +400,54 @@ mod tests {
                     assert!(seen.insert(m), "{f}: {m} twice");
                 }
                 assert_eq!(seen, legal, "{f}");
+            }
+        }
+    }
+
+    /// Once told to skip quiet moves, the picker yields only captures: the moves it gave before
+    /// and after together are every capture once and no quiet move after the call.
+    #[test]
+    fn skipped_quiets_leave_the_captures() {
+        let fens = [
+            "r1ba1kb2/8C/2nac1n1r/p1p1p1p1p/4c4/2P1P3P/P5PC1/R3B4/4AN3/1NBAK3R w - - 30 16",
+            "2ra2b2/cC1nak1r1/7cn/P5p2/2b5p/2p6/RCPp2P1P/N3B3R/N8/2BAKA3 w - - 20 31",
+        ];
+        let heur = Heuristics::new();
+        for f in fens {
+            let pos = fen::parse(f).unwrap();
+            let legal = legal_moves(&pos);
+            let captures: HashSet<Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| pos.piece_at(m.to()).is_some())
+                .collect();
+            let killer = legal
+                .iter()
+                .copied()
+                .find(|m| pos.piece_at(m.to()).is_none());
+            // Skip from the start, and after the first quiet move.
+            for skip_after_quiets in [0, 1] {
+                let mut picker = MovePicker::new(None, [killer, None], None);
+                let mut seen = HashSet::new();
+                let mut quiets = 0;
+                if skip_after_quiets == 0 {
+                    picker.skip_quiets();
+                }
+                while let Some(m) = picker.next(&pos, &heur) {
+                    assert!(seen.insert(m), "{f}: {m} twice");
+                    if pos.piece_at(m.to()).is_none() {
+                        quiets += 1;
+                        assert!(quiets <= skip_after_quiets, "{f}: {m} after the skip");
+                        picker.skip_quiets();
+                    }
+                }
+                let seen_captures: HashSet<Move> = seen
+                    .iter()
+                    .copied()
+                    .filter(|m| pos.piece_at(m.to()).is_some())
+                    .collect();
+                assert_eq!(seen_captures, captures, "{f}");
+                assert_eq!(quiets, skip_after_quiets, "{f}");
             }
         }
     }
