@@ -411,11 +411,11 @@ impl Position {
         let piece = self.board[from.index()].expect("a move starts on a piece");
         let captured = self.board[to.index()];
         let from_to = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.key = self.key_after(m);
         if let Some(c) = captured {
             let tb = Bitboard::from_square(to);
             self.by_color[c.color.index()] ^= tb;
             self.by_kind[c.kind.index()] ^= tb;
-            self.key ^= zobrist::piece_key(c, to);
             self.halfmoves = 0;
         } else {
             self.halfmoves = self.halfmoves.saturating_add(1);
@@ -424,9 +424,6 @@ impl Position {
         self.by_kind[piece.kind.index()] ^= from_to;
         self.board[from.index()] = None;
         self.board[to.index()] = Some(piece);
-        self.key ^= zobrist::piece_key(piece, from)
-            ^ zobrist::piece_key(piece, to)
-            ^ zobrist::BLACK_TO_MOVE;
         if self.side == Color::Black {
             self.fullmoves = self.fullmoves.saturating_add(1);
         }
