@@ -181,8 +181,8 @@ pub struct MovePicker {
     killers: [Option<Move>; 2],
     counter: Option<Move>,
     captures_only: bool,
-    /// Set once the search prunes every quiet move still to come: the picker then goes straight
-    /// to the losing captures.
+    /// Set when the search prunes every quiet move still to come before the quiet stages are
+    /// reached: the good captures are then followed straight by the losing ones.
     skip_quiets: bool,
     list: MoveList,
     scores: [i32; MAX_MOVES],
@@ -223,7 +223,11 @@ impl MovePicker {
     /// Leaves out the quiet moves not yet returned (killers and countermove included): the
     /// caller would prune each of them.
     pub fn skip_quiets(&mut self) {
-        self.skip_quiets = true;
+        if (Stage::Killer1..=Stage::Quiets).contains(&self.stage) {
+            self.stage = Stage::BadCaptures;
+        } else {
+            self.skip_quiets = true;
+        }
     }
 
     fn is_special(&self, m: Move) -> bool {
@@ -254,18 +258,6 @@ impl MovePicker {
     /// The next move, or `None` when all are done.
     pub fn next(&mut self, pos: &Position, heur: &Heuristics) -> Option<Move> {
         loop {
-            if self.skip_quiets
-                && matches!(
-                    self.stage,
-                    Stage::Killer1
-                        | Stage::Killer2
-                        | Stage::Counter
-                        | Stage::MakeQuiets
-                        | Stage::Quiets
-                )
-            {
-                self.stage = Stage::BadCaptures;
-            }
             match self.stage {
                 Stage::HashMove => {
                     self.stage = Stage::MakeCaptures;
@@ -310,6 +302,8 @@ impl MovePicker {
                     None => {
                         self.stage = if self.captures_only {
                             Stage::Done
+                        } else if self.skip_quiets {
+                            Stage::BadCaptures
                         } else {
                             Stage::Killer1
                         };
