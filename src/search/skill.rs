@@ -32,18 +32,18 @@ pub const FEW_LINES_FROM: u32 = 16;
 /// on a scale where Debian's Fairy-Stockfish 11.1 at full strength is 2500, at 2 s + 0.02 s a
 /// game. Each level played the next even one 60 games (levels 16 and 18 played the next level
 /// 200 games), and level 20 played Fairy-Stockfish 60 games (`tools/ladder.py`, seed 72,
-/// generation-7 net); every step's 95 % interval excludes zero.
+/// generation-9 net); every step's 95 % interval excludes zero.
 pub const ELO_OF_LEVEL: &[(u32, i32)] = &[
-    (0, 659),
-    (2, 939),
-    (4, 1264),
-    (6, 1901),
-    (8, 2214),
-    (10, 2464),
-    (12, 2670),
-    (14, 2877),
-    (16, 3045),
-    (18, 3110),
+    (0, 481),
+    (2, 722),
+    (4, 1158),
+    (6, 1540),
+    (8, 1800),
+    (10, 2050),
+    (12, 2329),
+    (14, 2528),
+    (16, 2655),
+    (18, 2817),
     (20, 3208),
 ];
 
