@@ -22,7 +22,7 @@ import urllib.error
 import urllib.request
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException, WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -105,10 +105,16 @@ def shown(driver, selector):
 
 
 def move_list(driver):
-    """The move list's texts, and the ply of the move marked current (None when none is)."""
-    texts = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#movelist .mv")]
-    current = driver.find_elements(By.CSS_SELECTOR, "#movelist .mv.current")
-    return texts, (int(current[0].get_attribute("data-ply")) if current else None)
+    """The move list's texts, and the ply of the move marked current (None when none is).
+
+    Read in one script: the page redraws the list when the notation or the ply changes, and
+    elements found one call before may already be gone."""
+    texts, current = driver.execute_script(
+        "const mvs = [...document.querySelectorAll('#movelist .mv')];"
+        "const cur = document.querySelector('#movelist .mv.current');"
+        "return [mvs.map(e => e.innerText), cur ? cur.getAttribute('data-ply') : null];"
+    )
+    return texts, (int(current) if current is not None else None)
 
 
 def check_fits(driver, what):
@@ -147,7 +153,9 @@ def text_of(driver, selector):
 
 def wait_for(driver, what, condition, timeout=20):
     try:
-        return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition(d))
+        # An element redrawn between finding and reading it is asked for again at the next poll.
+        return WebDriverWait(driver, timeout, poll_frequency=0.05,
+                             ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition(d))
     except TimeoutException:
         raise Failure(
             f"timed out after {timeout} s waiting for {what} "
@@ -157,27 +165,47 @@ def wait_for(driver, what, condition, timeout=20):
 
 
 def pieces(driver):
-    """The pieces on the board: square -> tooltip ("red cannon on h2")."""
-    return {
-        g.get_attribute("data-square"): g.find_element(By.TAG_NAME, "title").get_attribute("textContent")
-        for g in driver.find_elements(By.CSS_SELECTOR, "#svgboard g.piece")
-    }
+    """The pieces on the board: square -> tooltip ("red cannon on h2"), read in one script
+    because the board is drawn again after every step."""
+    return dict(driver.execute_script(
+        "return [...document.querySelectorAll('#svgboard g.piece')].map(g => "
+        "[g.getAttribute('data-square'), g.querySelector('title').textContent]);"
+    ))
+
+
+def texts_of(driver, selector):
+    """The texts of the elements a selector finds, read in one script."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map(e => e.innerText);", selector)
 
 
 def chased_marks(driver):
-    return sorted(
-        c.get_attribute("data-square")
-        for c in driver.find_elements(By.CSS_SELECTOR, "#svgboard circle.chased")
-    )
+    return sorted(driver.execute_script(
+        "return [...document.querySelectorAll('#svgboard circle.chased')]"
+        ".map(c => c.getAttribute('data-square'));"
+    ))
 
 
 def plyinfo(driver):
     return driver.find_element(By.ID, "plyinfo").text
 
 
+def click(driver, selector, index=0):
+    """Clicks the index-th element a selector finds. The board, the move list and the verdict are
+    drawn again when an answer from the server arrives, which may fall between finding an element
+    and clicking it: then it is found afresh, a few times at most."""
+    for attempt in range(5):
+        try:
+            driver.find_elements(By.CSS_SELECTOR, selector)[index].click()
+            return
+        except StaleElementReferenceException:
+            if attempt == 4:
+                raise
+            time.sleep(0.05)
+
+
 def click_square(driver, square):
-    # The board is drawn again after every click: find the square afresh each time.
-    driver.find_element(By.CSS_SELECTOR, f'#svgboard rect.hit[data-square="{square}"]').click()
+    click(driver, f'#svgboard rect.hit[data-square="{square}"]')
 
 
 def judge(driver, record, repetitions):
@@ -258,7 +286,7 @@ def check_marks(driver, api):
     board = pieces(driver)
     for square in marks:
         check(square in board, f"the chased mark on {square} marks no piece at ply {api['ply']}")
-    whys = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#verdict .why")]
+    whys = texts_of(driver, "#verdict .why")
     for cycle in api["cycles"]:
         for u in cycle.get("unprotected", []):
             line = f"ply {u['ply']}: {u['why']}"
@@ -343,7 +371,7 @@ def main():
         check(not shown(driver, "#games"), "the list of games is shown for one game")
         print(f"  {hint}")
         driver.save_screenshot(os.path.join(SHOTS, "hint.png"))
-        driver.find_element(By.ID, "rejudge").click()
+        click(driver, "#rejudge")
         wait_for(driver, "the ruling with 2", lambda d: (text_of(d, "#ruling") or "").startswith(fewer["headline"]))
         check(Select(driver.find_element(By.ID, "repetitions")).first_selected_option.text == "2",
               "the repetition count is not 2 after judging again with 2")
@@ -374,7 +402,7 @@ def main():
         for square in want:
             check(board[square].startswith("black"), f"the chased piece on {square} is {board[square]!r}")
         print(f"  chased: {', '.join(board[s] for s in want)}")
-        whys = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#verdict .why")]
+        whys = texts_of(driver, "#verdict .why")
         check(any("black cannon" in w for w in whys),
               f"no .why line explains why the chased black cannon is unprotected: {whys}")
         for w in whys:
@@ -391,7 +419,7 @@ def main():
         texts, current = move_list(driver)
         check(texts == chase_api["moves"] and current == chase_api["ply"],
               f"the move list {texts} (current {current}), the API's moves {chase_api['moves']} at {chase_api['ply']}")
-        driver.find_elements(By.CSS_SELECTOR, "#movelist .mv")[2].click()
+        click(driver, "#movelist .mv", 2)
         wait_for(driver, "ply 3 after a click on the third move", lambda d: plyinfo(d).startswith("ply 3 of 7"), 5)
         check(move_list(driver)[1] == 3, f"the current move is {move_list(driver)[1]} after a click on the third")
         check_pieces_match(driver, url, chase_api, 3)
