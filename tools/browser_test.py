@@ -194,14 +194,13 @@ def click(driver, selector, index=0):
     """Clicks the index-th element a selector finds. The board, the move list and the verdict are
     drawn again when an answer from the server arrives, which may fall between finding an element
     and clicking it: then it is found afresh, a few times at most."""
-    for attempt in range(5):
+    for _ in range(4):
         try:
             driver.find_elements(By.CSS_SELECTOR, selector)[index].click()
             return
         except StaleElementReferenceException:
-            if attempt == 4:
-                raise
             time.sleep(0.05)
+    driver.find_elements(By.CSS_SELECTOR, selector)[index].click()
 
 
 def click_square(driver, square):
