@@ -151,7 +151,7 @@ impl MoveClock {
 /// Soft and hard budgets for one move.
 fn allocate(clock: &Clock, overhead: Duration) -> (Duration, Duration) {
     let left = clock.remaining.saturating_sub(overhead);
-    let moves = clock.moves_to_go.unwrap_or(30).clamp(1, 50);
+    let moves = clock.moves_to_go.unwrap_or(40).clamp(1, 50);
     // Spend an even share plus most of the increment; never plan to use more than a fraction of
     // what is left, so a flag fall is impossible even when the increment is zero.
     let share = left / (moves + 2) + clock.increment * 3 / 4;
