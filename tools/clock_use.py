@@ -54,15 +54,14 @@ def timed_moves(tags, tokens, side):
     return out
 
 
-def engine_side(tags, engine):
-    """0 if `engine` is Red, 1 if Black, None if it did not play."""
-    names = [tags.get("Red"), tags.get("Black")]
-    return names.index(engine) if engine in names else None
-
-
-def lost(tags, side):
-    """Whether `side` lost the game."""
-    return tags.get("Result") == ("0-1", "1-0")[side]
+def engine_games(paths, engine):
+    """(tags, side, timed moves) for each game of the files that `engine` played."""
+    for path in paths:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for tags, tokens in score_lag.games(f):
+                side = score_lag.side_of(tags, engine)
+                if side is not None:
+                    yield tags, side, timed_moves(tags, tokens, side)
 
 
 def summary(paths, engine, threshold, band):
@@ -70,27 +69,20 @@ def summary(paths, engine, threshold, band):
     first move); turns lists (ply, clock left) where each lost game's score first fell to
     -threshold."""
     spent, clock_at, turns = {}, {}, []
-    for path in paths:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for tags, tokens in score_lag.games(f):
-                side = engine_side(tags, engine)
-                if side is None:
-                    continue
-                moves = timed_moves(tags, tokens, side)
-                seen = set()
-                for ply, t, clock, _ in moves:
-                    start = ply // band * band
-                    spent.setdefault(start, []).append(t)
-                    if start not in seen:
-                        seen.add(start)
-                        clock_at.setdefault(start, []).append(clock)
-                if lost(tags, side):
-                    turn = next(
-                        ((ply, c) for ply, _, c, s in moves if s is not None and s <= -threshold),
-                        None,
-                    )
-                    if turn:
-                        turns.append(turn)
+    for tags, side, moves in engine_games(paths, engine):
+        previous = None
+        for ply, t, clock, _ in moves:
+            start = ply // band * band
+            spent.setdefault(start, []).append(t)
+            if start != previous:
+                clock_at.setdefault(start, []).append(clock)
+                previous = start
+        if score_lag.lost_by(tags, side):
+            turn = next(
+                ((ply, c) for ply, _, c, s in moves if s is not None and s <= -threshold), None
+            )
+            if turn:
+                turns.append(turn)
     bands = {
         start: (len(ts), statistics.median(ts), statistics.median(clock_at[start]))
         for start, ts in sorted(spent.items())

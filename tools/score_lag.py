@@ -77,15 +77,22 @@ def scored_moves(tags, tokens):
     return [m for m in scored if m[2] is not None]
 
 
+def side_of(tags, engine):
+    """0 if `engine` played Red, 1 if Black, None if it did not play."""
+    names = [tags.get("Red"), tags.get("Black")]
+    return names.index(engine) if engine in names else None
+
+
+def lost_by(tags, side):
+    """Whether `side` (0 Red, 1 Black) lost the game."""
+    return tags.get("Result") == ("0-1", "1-0")[side]
+
+
 def lag(tags, tokens, engine, threshold):
     """For a game `engine` lost: (ply the winner reached +threshold, ply the loser reached
     -threshold), either None if never; None if the engine did not lose this game."""
-    names = [tags.get("Red"), tags.get("Black")]
-    if engine not in names:
-        return None
-    me = names.index(engine)
-    result = tags.get("Result")
-    if (me == 0 and result != "0-1") or (me == 1 and result != "1-0"):
+    me = side_of(tags, engine)
+    if me is None or not lost_by(tags, me):
         return None
     winner_at = loser_at = None
     for ply, side, s in scored_moves(tags, tokens):
