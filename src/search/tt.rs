@@ -75,10 +75,19 @@ struct Slot {
 
 const WAYS: usize = 4;
 
+/// The entries one key may occupy: one cache line, aligned to it, so a probe and its prefetch
+/// touch a single line.
+#[derive(Default)]
+#[repr(C, align(64))]
+struct Bucket {
+    slots: [Slot; WAYS],
+}
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64 && std::mem::align_of::<Bucket>() == 64);
+
 /// The table.
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
-    buckets: usize,
+    buckets: Vec<Bucket>,
     age: AtomicU8,
 }
 
@@ -143,14 +152,11 @@ impl TranspositionTable {
     pub fn try_new(mb: usize) -> Result<TranspositionTable, TableTooLarge> {
         let too_large = TableTooLarge { mb };
         let bytes = mb.max(1).checked_mul(1024 * 1024).ok_or(too_large)?;
-        let buckets = (bytes / (std::mem::size_of::<Slot>() * WAYS)).max(1);
-        let mut slots = Vec::new();
-        slots
-            .try_reserve_exact(buckets * WAYS)
-            .map_err(|_| too_large)?;
-        slots.resize_with(buckets * WAYS, Slot::default);
+        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(count).map_err(|_| too_large)?;
+        buckets.resize_with(count, Bucket::default);
         Ok(TranspositionTable {
-            slots,
             buckets,
             age: AtomicU8::new(0),
         })
@@ -158,14 +164,16 @@ impl TranspositionTable {
 
     /// The table's size in megabytes.
     pub fn megabytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<Slot>() / (1024 * 1024)
+        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
 
     /// Empties the table.
     pub fn clear(&self) {
-        for s in &self.slots {
-            s.check.store(0, Ordering::Relaxed);
-            s.data.store(0, Ordering::Relaxed);
+        for b in &self.buckets {
+            for s in &b.slots {
+                s.check.store(0, Ordering::Relaxed);
+                s.data.store(0, Ordering::Relaxed);
+            }
         }
         self.age.store(0, Ordering::Relaxed);
     }
@@ -176,9 +184,9 @@ impl TranspositionTable {
     }
 
     #[inline]
-    fn bucket(&self, key: u64) -> &[Slot] {
-        let b = ((key as u128 * self.buckets as u128) >> 64) as usize;
-        &self.slots[b * WAYS..b * WAYS + WAYS]
+    fn bucket(&self, key: u64) -> &[Slot; WAYS] {
+        let b = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[b].slots
     }
 
     /// Asks the processor to bring `key`'s bucket into the cache ahead of its probe.
@@ -258,9 +266,12 @@ impl TranspositionTable {
     /// Permille of sampled entries written in the current search.
     pub fn hashfull(&self) -> u32 {
         let age = self.age.load(Ordering::Relaxed) & 63;
-        let n = self.slots.len().min(1000);
-        let used = self.slots[..n]
+        let n = (self.buckets.len() * WAYS).min(1000);
+        let used = self
+            .buckets
             .iter()
+            .flat_map(|b| &b.slots)
+            .take(n)
             .filter(|s| {
                 let d = s.data.load(Ordering::Relaxed);
                 d != 0 && unpack(d).1 == age
