@@ -24,7 +24,7 @@ use xq::nnue::network::{EVAL_LIMIT, Network};
 
 const TRAIN_USAGE: &str = "usage: xq-tools train --data FILE|DIR... [--out DIR] [--epochs N] \
 [--lambda L] [--lr LR] [--lr-end LR] [--batch N] [--seed S] [--threads N] \
-[--resume CKPT | --init NET.nnue] [--no-mirror] [--king-buckets | --palace-buckets] \
+[--resume CKPT | --init NET.nnue] [--no-mirror] [--king-buckets | --palace-buckets | --threats] \
 [--save-every N] \
 [--valid FILE|DIR...]
   trains the 1260 -> 256 x2 -> 8 x 1 net on record files (a directory means all its *.bin);
@@ -33,7 +33,10 @@ const TRAIN_USAGE: &str = "usage: xq-tools train --data FILE|DIR... [--out DIR] 
   with --king-buckets, the net whose first layer has six parts chosen by each side's own
   king (format version 3: rank, file d or e, a king on file f seen mirrored), with
   --palace-buckets nine, one per square of the palace, nothing mirrored (version 4); either is
-  trained with a part shared by all that export adds in;
+  trained with a part shared by all that export adds in; with --threats, a plain net with a
+  second block of 1260 inputs, one for each piece on a square the other side attacks (pins
+  ignored), which the engine does not read yet: its validation loss is reported, no net file
+  is written, and --init gives a plain net's weights the new rows at zero;
   defaults: --out nets --epochs 40 --lambda 0.4 --lr 1e-3 --lr-end 1e-5 --batch 16384
   --seed 1 --threads <cores>. Writes DIR/last.ckpt after every epoch, DIR/best.ckpt whenever
   the validation loss improves, DIR/best.nnue (quantised, calibrated on training positions) at
@@ -102,6 +105,8 @@ pub struct Settings {
     /// The king layout to train when starting afresh or from a plain net: plain, or
     /// king-bucketed (format version 3 with `--king-buckets`, 4 with `--palace-buckets`).
     pub kings: KingLayout,
+    /// Train a plain net with threat inputs (a trainer's layout only: no net file is written).
+    pub threats: bool,
 }
 
 impl Default for Settings {
@@ -116,6 +121,7 @@ impl Default for Settings {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             mirror: true,
             kings: KingLayout::Plain,
+            threats: false,
         }
     }
 }
@@ -163,7 +169,11 @@ pub fn train(
         return Err("no training or validation positions".to_string());
     }
     let threads = s.threads.max(1);
-    let fresh = net::Layout::new(s.kings);
+    let fresh = if s.threats {
+        net::Layout::THREATS
+    } else {
+        net::Layout::new(s.kings)
+    };
     let mut current = start.unwrap_or_else(|| Checkpoint {
         params: net::init_with(s.seed, fresh),
         opt: AdamW::new(fresh.n_params()),
@@ -310,8 +320,23 @@ fn hms(seconds: f64) -> String {
     format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
 
-/// Writes the quantised net of `params`, calibrated on `calibration` (nearest rounding if empty).
+/// An error naming `path` if its checkpoint is of a layout no net file holds (threat inputs).
+fn exportable(c: &Checkpoint, path: &Path) -> Result<(), String> {
+    if net::Layout::of_len(c.params.len()).threats {
+        return Err(format!(
+            "{}: a net with threat inputs has no net file format yet",
+            path.display()
+        ));
+    }
+    Ok(())
+}
+
+/// Writes the quantised net of `params`, calibrated on `calibration` (nearest rounding if empty);
+/// a net with threat inputs, which has no file format yet, is not written.
 fn write_net(path: &Path, params: &[f32], calibration: &[Sample]) -> Result<(), String> {
+    if net::Layout::of_len(params.len()).threats {
+        return Ok(());
+    }
     let w = quant::quantise_calibrated(params, calibration);
     write_atomically(path, &loadable(&w, path)?)
 }
@@ -355,9 +380,17 @@ fn read_net(path: &Path) -> Result<(Vec<u8>, format::NetWeights), String> {
 /// A checkpoint holding the float equivalent of the net file at `path`, with a fresh optimiser
 /// and no epochs done; a plain net is spread over the king-bucketed layout `kings` when one is
 /// asked for (its first layer becoming the shared rows).
-fn start_from_net(path: &Path, lambda: f32, kings: KingLayout) -> Result<Checkpoint, String> {
+fn start_from_net(
+    path: &Path,
+    lambda: f32,
+    kings: KingLayout,
+    threats: bool,
+) -> Result<Checkpoint, String> {
     let (_, w) = read_net(path)?;
     let mut params = quant::dequantise(&w);
+    if threats && !w.kings.is_bucketed() {
+        params = net::threats_from_plain(&params);
+    }
     if kings.is_bucketed() && !w.kings.is_bucketed() {
         params = net::bucketed_from_plain(&params, net::Layout::new(kings));
     }
@@ -403,6 +436,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
             "--no-mirror" => s.mirror = false,
             "--king-buckets" => s.kings = KingLayout::Mirrored,
             "--palace-buckets" => s.kings = KingLayout::Palace,
+            "--threats" => s.threats = true,
             "--save-every" => save_every = Some(flags.parsed::<u32>(flag)?),
             other => return Err(format!("unknown option {other}\n{TRAIN_USAGE}")),
         }
@@ -424,12 +458,20 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let start = match (resume.as_deref(), init.as_deref()) {
         (Some(_), Some(_)) => return Err("--resume and --init exclude each other".to_string()),
         (Some(path), None) => Some(Checkpoint::read(path)?),
-        (None, Some(path)) => Some(start_from_net(path, s.lambda, s.kings)?),
+        (None, Some(path)) => Some(start_from_net(path, s.lambda, s.kings, s.threats)?),
         (None, None) => None,
     };
-    let layout = start.as_ref().map_or(net::Layout::new(s.kings), |c| {
-        net::Layout::of_len(c.params.len())
-    });
+    if s.threats && s.kings.is_bucketed() {
+        return Err("--threats is for a plain net".to_string());
+    }
+    let fresh = if s.threats {
+        net::Layout::THREATS
+    } else {
+        net::Layout::new(s.kings)
+    };
+    let layout = start
+        .as_ref()
+        .map_or(fresh, |c| net::Layout::of_len(c.params.len()));
     if s.kings.is_bucketed() && layout.kings != s.kings {
         return Err(format!(
             "--{}-buckets: the net or checkpoint started from has the {} king layout",
@@ -440,6 +482,9 @@ pub fn main(args: &[String]) -> Result<(), String> {
             },
             layout.kings.name()
         ));
+    }
+    if s.threats && !layout.threats {
+        return Err("--threats: the checkpoint resumed has no threat inputs".to_string());
     }
     if let Some(c) = start.as_ref().filter(|_| resume.is_some()) {
         eprintln!(
@@ -453,6 +498,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     eprintln!(
         "training: {}, {} epochs, batch {}, lambda {}, lr {:e} -> {:e}, {} threads, mirror {}, seed {}",
         match layout.kings {
+            KingLayout::Plain if layout.threats => "plain, threat inputs",
             KingLayout::Plain => "plain",
             KingLayout::Mirrored => "six king buckets, mirrored",
             KingLayout::Palace => "nine king buckets, one per palace square",
@@ -490,13 +536,18 @@ pub fn main(args: &[String]) -> Result<(), String> {
     })?;
     outcome.best.write(&out.join("best.ckpt"))?;
     write_net(&out.join("best.nnue"), &outcome.best.params, &calibration)?;
+    let written = out.join(if layout.threats {
+        "best.ckpt"
+    } else {
+        "best.nnue"
+    });
     println!(
         "{} epochs; validation loss {:.6} before, best {:.6} at epoch {}; wrote {}",
         outcome.history.len(),
         outcome.initial_valid_loss,
         outcome.best.valid_loss,
         outcome.best.epochs,
-        out.join("best.nnue").display()
+        written.display()
     );
     Ok(())
 }
@@ -524,6 +575,7 @@ pub fn quantise_main(args: &[String]) -> Result<(), String> {
     }
     output_apart(&out, &[std::slice::from_ref(&ckpt), &data, &valid].concat())?;
     let c = Checkpoint::read(&ckpt)?;
+    exportable(&c, &ckpt)?;
     let w = if data.is_empty() {
         quant::quantise(&c.params)
     } else {
@@ -647,6 +699,7 @@ pub fn net_check_main(args: &[String]) -> Result<(), String> {
         return Err(format!("--data is required\n{NET_CHECK_USAGE}"));
     }
     let c = Checkpoint::read(&ckpt)?;
+    exportable(&c, &ckpt)?;
     let (bytes, w) = read_net(&net_path)?;
     println!("{}: {}", net_path.display(), describe_export(&c.params, &w));
     let split = load_split(&data, &valid, seed)?;

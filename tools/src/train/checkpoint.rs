@@ -2,8 +2,8 @@
 //! run can be exported again or continued.
 //!
 //! Layout, little-endian: magic `XQTRAIN1` (8 bytes); first-layer rows (1260 for a plain net,
-//! 8820 with six king buckets and 12,600 with nine, each with the shared part), hidden (u32
-//! each); optimiser steps
+//! 2520 with threat inputs, 8820 with six king buckets and 12,600 with nine, each with the
+//! shared part), hidden (u32 each); optimiser steps
 //! (u64); epochs done (u32); λ (f32); validation loss (f32, NaN if unknown); reserved (u32, zero);
 //! parameter count N (u64); FNV-1a 64 of the body (u64); body: N parameters, N first moments, N
 //! second moments (f32 each, parameter layout of `net.rs`).
@@ -80,10 +80,11 @@ impl Checkpoint {
             .filter(|_| hidden as usize == H)
             .ok_or_else(|| {
                 format!(
-                    "checkpoint is for {rows} first-layer rows x {hidden} hidden, this build trains {}, {} or {} x {H}",
+                    "checkpoint is for {rows} first-layer rows x {hidden} hidden, this build trains {}, {}, {} or {} x {H}",
                     Layout::PLAIN.rows(),
                     Layout::MIRRORED.rows(),
-                    Layout::PALACE.rows()
+                    Layout::PALACE.rows(),
+                    Layout::THREATS.rows()
                 )
             })?;
         let n_params = layout.n_params();

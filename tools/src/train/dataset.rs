@@ -5,8 +5,14 @@ use super::rng::{Rng, mix};
 use crate::data::{self, RECORD_BYTES};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use xq::attacks::{
+    advisor_attacks, cannon_attacks, elephant_attacks, horse_attacks, king_attacks, pawn_attacks,
+    rook_attacks,
+};
+use xq::bitboard::Bitboard;
 use xq::nnue::features::{Orientation, mirrored};
 use xq::nnue::format::{INPUTS, KingLayout};
+use xq::square::{Color, Square};
 
 /// Most active features of one perspective (pieces on the board).
 pub const MAX_FEATURES: usize = 32;
@@ -32,6 +38,8 @@ pub struct Sample {
     pub result: u8,
     /// Search score in centipawns, side to move.
     pub score: i16,
+    /// Bit `i` set when the piece of `features[i]` is attacked by a piece of the other side.
+    pub threats: u32,
 }
 
 impl Sample {
@@ -41,11 +49,13 @@ impl Sample {
         for (slot, &(code, sq)) in features.iter_mut().zip(&r.pieces) {
             *slot = u16::from(code) * 90 + u16::from(sq);
         }
+        let len = r.pieces.len().min(MAX_FEATURES);
         Sample {
             features,
-            len: r.pieces.len().min(MAX_FEATURES) as u8,
+            len: len as u8,
             result: r.result,
             score: r.score,
+            threats: attacked_mask(&features[..len]),
         }
     }
 
@@ -81,6 +91,25 @@ impl Sample {
             other[i] = OTHER[usize::from(f)];
         }
         n
+    }
+
+    /// Appends the threat rows of both perspectives after the `n` rows already in `stm` and
+    /// `other`: for each attacked piece, its feature's row in the second block of [`INPUTS`]
+    /// rows. Returns the rows each then holds.
+    #[inline]
+    pub fn threat_rows(&self, mirror: bool, stm: &mut [u16], other: &mut [u16], n: usize) -> usize {
+        let mut k = n;
+        let mut mask = self.threats;
+        while mask != 0 {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let f = self.features[i];
+            let f = if mirror { MIRROR[usize::from(f)] } else { f };
+            stm[k] = INPUTS as u16 + f;
+            other[k] = INPUTS as u16 + OTHER[usize::from(f)];
+            k += 1;
+        }
+        k
     }
 
     /// The first-layer rows of both perspectives in a net of layout `kings` as the engine reads
@@ -139,6 +168,37 @@ impl Sample {
         }
         h
     }
+}
+
+/// Which of the oriented pieces `features` (side to move's codes 0–6 on ranks 0–4 as Red, the
+/// other side's 7–13 as Black) stand on a square the other side attacks: bit `i` for
+/// `features[i]`. Pins and the kings' facing are ignored.
+pub fn attacked_mask(features: &[u16]) -> u32 {
+    let square = |f: u16| Square::new((f % 90) as u8).unwrap_or(Square::new(0).unwrap());
+    let occ: Bitboard = features.iter().map(|&f| square(f)).collect();
+    let mut attacks = [Bitboard::EMPTY; 2];
+    for &f in features {
+        let (code, sq) = (f / 90, square(f));
+        let side = usize::from(code >= 7);
+        let color = if side == 0 { Color::Red } else { Color::Black };
+        attacks[side] |= match code % 7 {
+            0 => king_attacks(sq),
+            1 => advisor_attacks(sq),
+            2 => elephant_attacks(sq, occ),
+            3 => horse_attacks(sq, occ),
+            4 => rook_attacks(sq, occ),
+            5 => cannon_attacks(sq, occ),
+            _ => pawn_attacks(color, sq),
+        };
+    }
+    let mut mask = 0u32;
+    for (i, &f) in features.iter().enumerate() {
+        let side = usize::from(f / 90 >= 7);
+        if attacks[1 - side].has(square(f)) {
+            mask |= 1 << i;
+        }
+    }
+    mask
 }
 
 /// The orientation, in a net of layout `kings`, of a perspective whose features are `features`:
@@ -419,6 +479,48 @@ mod tests {
         // on i4 = 44.
         assert_eq!(OTHER[13 * 90 + 53], 6 * 90 + 44);
         assert_eq!(MIRROR[4 * 90], 4 * 90 + 8);
+    }
+
+    #[test]
+    fn attacked_pieces_agree_with_the_moves_that_capture_them() {
+        let mut pos = xq::position::Position::startpos();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut checked = 0;
+        for _ in 0..2_000 {
+            let moves = xq::movegen::legal_moves(&pos);
+            if moves.is_empty() || pos.occupied().count() < 6 {
+                pos = xq::position::Position::startpos();
+                continue;
+            }
+            let stm = pos.side_to_move();
+            let rec = data::decode(&data::encode(&pos, 0, 1, 0)).expect("record");
+            let s = Sample::from_record(&rec);
+            let mut expected = Vec::new();
+            for sq in pos.occupied() {
+                let piece = pos.piece_at(sq).expect("occupied");
+                let attacked = pos
+                    .color_bb(piece.color.flip())
+                    .into_iter()
+                    .any(|from| pos.pseudo_targets(from).has(sq));
+                if attacked {
+                    let f = u16::from(data::code(piece, stm)) * 90
+                        + data::orient(sq, stm).index() as u16;
+                    expected.push(f);
+                }
+            }
+            let mut got: Vec<u16> = (0..s.active().len())
+                .filter(|&i| s.threats & (1 << i) != 0)
+                .map(|i| s.features[i])
+                .collect();
+            expected.sort_unstable();
+            got.sort_unstable();
+            assert_eq!(got, expected, "{pos}");
+            checked += usize::from(!got.is_empty());
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let m = moves[(seed >> 33) as usize % moves.len()];
+            pos.play(m);
+        }
+        assert!(checked > 500, "{checked} positions with a threat");
     }
 
     #[test]

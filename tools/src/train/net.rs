@@ -37,27 +37,46 @@ pub const N_PARAMS: usize = Layout::PLAIN.n_params();
 pub struct Layout {
     /// How the engine's first layer is split by the place of each perspective's own king.
     pub kings: KingLayout,
+    /// Whether a second block of [`INPUTS`] rows follows, one for each piece on a square the other
+    /// side attacks (a plain net only; trained, not yet read by the engine).
+    pub threats: bool,
 }
 
 impl Layout {
     /// A plain net's layout.
     pub const PLAIN: Layout = Layout {
         kings: KingLayout::Plain,
+        threats: false,
     };
     /// The layout of a net with six king buckets, a king on file f seen mirrored (version 3).
     pub const MIRRORED: Layout = Layout {
         kings: KingLayout::Mirrored,
+        threats: false,
     };
     /// The layout of a net with a king bucket for each palace square (version 4).
     pub const PALACE: Layout = Layout {
         kings: KingLayout::Palace,
+        threats: false,
+    };
+    /// The layout of a plain net with threat inputs.
+    pub const THREATS: Layout = Layout {
+        kings: KingLayout::Plain,
+        threats: true,
     };
     /// Every layout.
-    pub const ALL: [Layout; 3] = [Layout::PLAIN, Layout::MIRRORED, Layout::PALACE];
+    pub const ALL: [Layout; 4] = [
+        Layout::PLAIN,
+        Layout::MIRRORED,
+        Layout::PALACE,
+        Layout::THREATS,
+    ];
 
     /// The training layout of an engine net of layout `kings`.
     pub const fn new(kings: KingLayout) -> Layout {
-        Layout { kings }
+        Layout {
+            kings,
+            threats: false,
+        }
     }
 
     /// The layout of a parameter vector of `len` floats.
@@ -79,7 +98,7 @@ impl Layout {
     /// First-layer rows in training: [`INPUTS`] for a plain net, and for a king-bucketed net
     /// [`INPUTS`] for each part and for the shared one.
     pub const fn rows(self) -> usize {
-        if self.king_buckets() {
+        if self.king_buckets() || self.threats {
             self.kings.rows() + INPUTS
         } else {
             INPUTS
@@ -192,10 +211,23 @@ pub fn bucketed_from_plain(plain: &[f32], to: Layout) -> Vec<f32> {
     p
 }
 
+/// The parameters of a plain net with a block of threat rows added, each zero, so that the net
+/// evaluates as the plain one.
+pub fn threats_from_plain(plain: &[f32]) -> Vec<f32> {
+    let (from, to) = (Layout::PLAIN, Layout::THREATS);
+    debug_assert_eq!(plain.len(), from.n_params());
+    let mut p = vec![0.0f32; to.n_params()];
+    p[..from.w0_len()].copy_from_slice(&plain[..from.w0_len()]);
+    p[to.b0()..].copy_from_slice(&plain[from.b0()..]);
+    p
+}
+
 /// Read-only view of a flat parameter (or gradient) vector.
 struct View<'a> {
     /// The engine's king layout (which features a position switches on).
     kings: KingLayout,
+    /// Whether the threat rows follow.
+    threats: bool,
     w0: &'a [[f32; H]],
     b0: &'a [f32; H],
     /// Rows of `W1`: output layer `b` has rows `2b` (side to move) and `2b + 1` (other side).
@@ -210,6 +242,7 @@ fn view(p: &[f32]) -> View<'_> {
     let (b0, w1) = tail.split_at(1);
     View {
         kings: layout.kings,
+        threats: layout.threats,
         w0,
         b0: &b0[0],
         w1,
@@ -295,6 +328,11 @@ fn forward(v: &View, s: &Sample, mirror: bool, x: &mut Scratch) -> f32 {
         s.training_rows(v.kings, mirror, &mut x.stm, &mut x.other)
     } else {
         s.plain_rows(mirror, &mut x.stm, &mut x.other)
+    };
+    let n = if v.threats {
+        s.threat_rows(mirror, &mut x.stm, &mut x.other, n)
+    } else {
+        n
     };
     x.n = n;
     accumulate(v, &x.stm[..n], &mut x.acc_s);

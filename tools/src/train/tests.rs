@@ -617,3 +617,38 @@ fn king_bucketed_training_run(kings: KingLayout, file_len: usize) {
         "{d:?}"
     );
 }
+
+/// A plain net given threat rows at zero evaluates as before; training moves those rows, and a
+/// threat-input checkpoint is refused by export.
+#[test]
+fn threat_inputs_start_from_the_plain_net_and_train() {
+    let bytes = include_bytes!("../../../nnue/default.nnue");
+    let params = quant::dequantise(&format::decode(bytes).expect("the shipped net decodes"));
+    let with_threats = net::threats_from_plain(&params);
+    assert_eq!(
+        net::Layout::of_len(with_threats.len()),
+        net::Layout::THREATS
+    );
+    let samples = random_positions(400, 40);
+    assert!(samples.iter().filter(|s| s.threats != 0).count() > 100);
+    for s in &samples {
+        assert_eq!(net::eval_cp(&with_threats, s), net::eval_cp(&params, s));
+    }
+    let mut labelled = random_positions(4_000, 41);
+    label_material(&mut labelled, 42);
+    let mut split = split_of(labelled, 43);
+    let settings = Settings {
+        threats: true,
+        ..short_run(KingLayout::Plain)
+    };
+    let o = train(&settings, &mut split, None, quiet).expect("training runs");
+    let best = &o.best.params;
+    assert_eq!(net::Layout::of_len(best.len()), net::Layout::THREATS);
+    let threat_rows = &best[INPUTS * H..2 * INPUTS * H];
+    assert!(threat_rows.iter().any(|&w| w != 0.0));
+    let c = Checkpoint {
+        params: with_threats,
+        ..o.best.clone()
+    };
+    assert!(super::exportable(&c, std::path::Path::new("t.ckpt")).is_err());
+}
