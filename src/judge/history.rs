@@ -243,14 +243,19 @@ impl History {
     /// cancel, check or quiet. Whether a quiet move chased is worked out when the judge asks.
     #[inline]
     pub fn push_legal(&mut self, m: Move) {
-        let pos = self.position();
-        let mover = pos
+        let mover = self
+            .position()
             .piece_at(m.from())
             .expect("a legal move starts on a piece");
-        let mut next = pos.clone();
+        // The new position and ids are copied into their slots and played there, not built
+        // beside and moved in: one copy each instead of two.
+        let last = self.positions.len() - 1;
+        self.positions.extend_from_within(last..);
+        let next = &mut self.positions[last + 1];
         let captured = next.play(m);
-        let mut ids = self.ids.last().expect("ids for every ply").clone();
-        ids.play(m);
+        let last = self.ids.len() - 1;
+        self.ids.extend_from_within(last..);
+        self.ids[last + 1].play(m);
         let forward_pawn = mover.kind == PieceKind::Pawn && m.from().rank() != m.to().rank();
         let kind = if captured.is_some() || forward_pawn {
             Kind::Cancel
@@ -266,8 +271,6 @@ impl History {
             chase: OnceCell::new(),
             verdicts: Cell::new(0u64),
         });
-        self.positions.push(next);
-        self.ids.push(ids);
     }
 
     /// Passes the move to the other side (a null move, for search). It is recorded as irreversible,

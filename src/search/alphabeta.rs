@@ -1,6 +1,6 @@
 //! PVS negamax and quiescence search, with the WXF judge ruling repetitions inside the tree.
 
-use super::ordering::{MAX_PLY, MovePicker, see};
+use super::ordering::{MAX_PLY, MovePicker, see, see_ge};
 use super::score::{self, DRAW, INFINITE, MATE_BOUND, REPETITION_LOSS, Score};
 use super::tt::Bound;
 use super::{CurrentMove, Progress, SHOW_CURRENT_MOVE_AFTER, Searcher};
@@ -319,7 +319,7 @@ impl Searcher<'_> {
                         picker.skip_quiets();
                         continue;
                     }
-                } else if depth <= 4 && see(pos, m) < -90 * depth {
+                } else if depth <= 4 && !see_ge(pos, m, -90 * depth) {
                     continue;
                 }
             }
@@ -484,7 +484,8 @@ impl Searcher<'_> {
             };
             any = true;
             let pos = self.history.position();
-            if !in_check && !is_check_try && (pos.piece_at(m.to()).is_none() || see(pos, m) < 0) {
+            if !in_check && !is_check_try && (pos.piece_at(m.to()).is_none() || !see_ge(pos, m, 0))
+            {
                 continue;
             }
             self.tt.prefetch(self.history.position().key_after(m));

@@ -11,6 +11,7 @@ use crate::moves::{MAX_MOVES, Move, MoveList};
 use crate::piece::PieceKind;
 use crate::position::Position;
 use crate::square::{Color, Square};
+use arrayvec::ArrayVec;
 
 /// Deepest ply the search reaches.
 pub const MAX_PLY: usize = 128;
@@ -152,6 +153,23 @@ pub fn see(pos: &Position, m: Move) -> i32 {
     gain[0]
 }
 
+/// Whether the static exchange evaluation of `m` is at least `threshold`, the same answer as
+/// `see(pos, m) >= threshold`. Without playing out the exchange where the two pieces settle it:
+/// the exchange is worth at most the piece taken (the other side may decline to recapture) and
+/// at least that piece less the mover (taking the mover back ends the other side's gain).
+#[inline]
+pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
+    let victim = pos.piece_at(m.to()).map_or(0, |p| see_value(p.kind));
+    let mover = pos.piece_at(m.from()).map_or(0, |p| see_value(p.kind));
+    if victim - mover >= threshold {
+        return true;
+    }
+    if victim < threshold {
+        return false;
+    }
+    see(pos, m) >= threshold
+}
+
 /// MVV-LVA score of a capture.
 #[inline]
 fn mvv_lva(pos: &Position, m: Move) -> i32 {
@@ -185,7 +203,9 @@ pub struct MovePicker {
     /// reached: the good captures are then followed straight by the losing ones.
     skip_quiets: bool,
     list: MoveList,
-    scores: [i32; MAX_MOVES],
+    /// The score of each move of `list`, in the same order (filled as the list is made, not
+    /// zeroed first).
+    scores: ArrayVec<i32, MAX_MOVES>,
     next: usize,
     bad: MoveList,
     bad_next: usize,
@@ -206,7 +226,7 @@ impl MovePicker {
             captures_only: false,
             skip_quiets: false,
             list: MoveList::new(),
-            scores: [0; MAX_MOVES],
+            scores: ArrayVec::new(),
             next: 0,
             bad: MoveList::new(),
             bad_next: 0,
@@ -278,13 +298,13 @@ impl MovePicker {
                         GenType::Captures
                     };
                     generate(pos, gen_type, &mut self.list);
-                    for i in 0..self.list.len() {
-                        let m = self.list[i];
-                        self.scores[i] = if pos.piece_at(m.to()).is_some() {
+                    self.scores.clear();
+                    for &m in &self.list {
+                        self.scores.push(if pos.piece_at(m.to()).is_some() {
                             mvv_lva(pos, m) + 1_000_000
                         } else {
                             heur.quiet_score(pos, m)
-                        };
+                        });
                     }
                     self.stage = Stage::GoodCaptures;
                 }
@@ -292,7 +312,9 @@ impl MovePicker {
                     Some(m) if Some(m) == self.hash_move => continue,
                     Some(m) => {
                         // Losing captures wait until after the quiet moves (main search only).
-                        if !self.captures_only && pos.piece_at(m.to()).is_some() && see(pos, m) < 0
+                        if !self.captures_only
+                            && pos.piece_at(m.to()).is_some()
+                            && !see_ge(pos, m, 0)
                         {
                             self.bad.push(m);
                             continue;
@@ -338,8 +360,9 @@ impl MovePicker {
                     self.list.clear();
                     self.next = 0;
                     generate(pos, GenType::Quiets, &mut self.list);
-                    for i in 0..self.list.len() {
-                        self.scores[i] = heur.quiet_score(pos, self.list[i]);
+                    self.scores.clear();
+                    for &m in &self.list {
+                        self.scores.push(heur.quiet_score(pos, m));
                     }
                     self.stage = Stage::Quiets;
                 }
@@ -444,6 +467,32 @@ mod tests {
                 assert_eq!(quiets, skip_after_quiets, "{f}");
             }
         }
+    }
+
+    /// `see_ge` gives the answer of the full exchange for every move and threshold met in
+    /// random play.
+    #[test]
+    fn see_ge_agrees_with_see() {
+        let mut pos = fen::parse(fen::START_FEN).unwrap();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut compared = 0;
+        for _ in 0..3_000 {
+            let moves = legal_moves(&pos);
+            if moves.is_empty() {
+                pos = fen::parse(fen::START_FEN).unwrap();
+                continue;
+            }
+            for &m in &moves {
+                let v = see(&pos, m);
+                for t in [-1_000, -360, -270, -180, -90, -1, 0, 1, 90, 200, 450, 1_000] {
+                    assert_eq!(see_ge(&pos, m, t), v >= t, "{pos} {m} {t}: see {v}");
+                    compared += 1;
+                }
+            }
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            pos.play(moves[(seed >> 33) as usize % moves.len()]);
+        }
+        assert!(compared > 100_000, "{compared}");
     }
 
     #[test]
