@@ -109,6 +109,17 @@ pub struct Settings {
     pub threats: bool,
 }
 
+impl Settings {
+    /// The layout trained when starting afresh: plain, king-bucketed, or plain with threat inputs.
+    pub fn layout(&self) -> net::Layout {
+        if self.threats {
+            net::Layout::THREATS
+        } else {
+            net::Layout::new(self.kings)
+        }
+    }
+}
+
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
@@ -169,11 +180,7 @@ pub fn train(
         return Err("no training or validation positions".to_string());
     }
     let threads = s.threads.max(1);
-    let fresh = if s.threats {
-        net::Layout::THREATS
-    } else {
-        net::Layout::new(s.kings)
-    };
+    let fresh = s.layout();
     let mut current = start.unwrap_or_else(|| Checkpoint {
         params: net::init_with(s.seed, fresh),
         opt: AdamW::new(fresh.n_params()),
@@ -455,23 +462,18 @@ pub fn main(args: &[String]) -> Result<(), String> {
     if !(s.lr > 0.0 && s.lr_end > 0.0 && s.lr.is_finite() && s.lr_end.is_finite()) {
         return Err("--lr and --lr-end must be positive".to_string());
     }
+    if s.threats && s.kings.is_bucketed() {
+        return Err("--threats is for a plain net".to_string());
+    }
     let start = match (resume.as_deref(), init.as_deref()) {
         (Some(_), Some(_)) => return Err("--resume and --init exclude each other".to_string()),
         (Some(path), None) => Some(Checkpoint::read(path)?),
         (None, Some(path)) => Some(start_from_net(path, s.lambda, s.kings, s.threats)?),
         (None, None) => None,
     };
-    if s.threats && s.kings.is_bucketed() {
-        return Err("--threats is for a plain net".to_string());
-    }
-    let fresh = if s.threats {
-        net::Layout::THREATS
-    } else {
-        net::Layout::new(s.kings)
-    };
     let layout = start
         .as_ref()
-        .map_or(fresh, |c| net::Layout::of_len(c.params.len()));
+        .map_or(s.layout(), |c| net::Layout::of_len(c.params.len()));
     if s.kings.is_bucketed() && layout.kings != s.kings {
         return Err(format!(
             "--{}-buckets: the net or checkpoint started from has the {} king layout",
@@ -484,7 +486,9 @@ pub fn main(args: &[String]) -> Result<(), String> {
         ));
     }
     if s.threats && !layout.threats {
-        return Err("--threats: the checkpoint resumed has no threat inputs".to_string());
+        return Err(
+            "--threats: the net or checkpoint started from has no threat inputs".to_string(),
+        );
     }
     if let Some(c) = start.as_ref().filter(|_| resume.is_some()) {
         eprintln!(

@@ -174,7 +174,7 @@ impl Sample {
 /// other side's 7–13 as Black) stand on a square the other side attacks: bit `i` for
 /// `features[i]`. Pins and the kings' facing are ignored.
 pub fn attacked_mask(features: &[u16]) -> u32 {
-    let square = |f: u16| Square::new((f % 90) as u8).unwrap_or(Square::new(0).unwrap());
+    let square = |f: u16| Square::new((f % 90) as u8).expect("a square below 90");
     let occ: Bitboard = features.iter().map(|&f| square(f)).collect();
     let mut attacks = [Bitboard::EMPTY; 2];
     for &f in features {

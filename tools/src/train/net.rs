@@ -224,10 +224,8 @@ pub fn threats_from_plain(plain: &[f32]) -> Vec<f32> {
 
 /// Read-only view of a flat parameter (or gradient) vector.
 struct View<'a> {
-    /// The engine's king layout (which features a position switches on).
-    kings: KingLayout,
-    /// Whether the threat rows follow.
-    threats: bool,
+    /// The layout (which features a position switches on).
+    layout: Layout,
     w0: &'a [[f32; H]],
     b0: &'a [f32; H],
     /// Rows of `W1`: output layer `b` has rows `2b` (side to move) and `2b + 1` (other side).
@@ -241,8 +239,7 @@ fn view(p: &[f32]) -> View<'_> {
     let (w0, tail) = rows.split_at(layout.rows());
     let (b0, w1) = tail.split_at(1);
     View {
-        kings: layout.kings,
-        threats: layout.threats,
+        layout,
         w0,
         b0: &b0[0],
         w1,
@@ -324,12 +321,12 @@ impl Scratch {
 
 /// The raw output `o` for `s` (mirrored or not); centipawns are `o × SCALE`.
 fn forward(v: &View, s: &Sample, mirror: bool, x: &mut Scratch) -> f32 {
-    let n = if v.kings.is_bucketed() {
-        s.training_rows(v.kings, mirror, &mut x.stm, &mut x.other)
+    let n = if v.layout.king_buckets() {
+        s.training_rows(v.layout.kings, mirror, &mut x.stm, &mut x.other)
     } else {
         s.plain_rows(mirror, &mut x.stm, &mut x.other)
     };
-    let n = if v.threats {
+    let n = if v.layout.threats {
         s.threat_rows(mirror, &mut x.stm, &mut x.other, n)
     } else {
         n
