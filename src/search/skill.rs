@@ -32,19 +32,19 @@ pub const FEW_LINES_FROM: u32 = 16;
 /// on a scale where Debian's Fairy-Stockfish 11.1 at full strength is 2500, at 2 s + 0.02 s a
 /// game. Each level played the next even one 60 games (levels 16 and 18 played the next level
 /// 200 games), and level 20 played Fairy-Stockfish 60 games (`tools/ladder.py`, seed 72,
-/// generation-9 net); every step's 95 % interval excludes zero.
+/// generation-10 net); every step's 95 % interval excludes zero.
 pub const ELO_OF_LEVEL: &[(u32, i32)] = &[
-    (0, 481),
-    (2, 722),
-    (4, 1158),
-    (6, 1540),
-    (8, 1800),
-    (10, 2050),
-    (12, 2329),
-    (14, 2528),
-    (16, 2655),
-    (18, 2817),
-    (20, 3208),
+    (0, 549),
+    (2, 809),
+    (4, 1160),
+    (6, 1672),
+    (8, 1973),
+    (10, 2156),
+    (12, 2347),
+    (14, 2508),
+    (16, 2622),
+    (18, 2770),
+    (20, 3085),
 ];
 
 /// A strength level, 0 to [`MAX_LEVEL`].
